@@ -1,0 +1,41 @@
+// The machine as the flow sees it: named nodes with a slot count each. Node 0 is the head
+// node, where the controller runs; it is always in the DVM and never scheduled.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace pmixflow {
+
+using NodeId = std::uint32_t;
+
+struct Node {
+  std::string name;
+  std::uint32_t slots = 1;
+  bool schedulable = true;  // false for the head node and other service nodes
+};
+
+class Cluster {
+ public:
+  Cluster() = default;
+  explicit Cluster(std::vector<Node> nodes);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const Node& node(NodeId id) const { return nodes_.at(id); }
+  std::size_t size() const { return nodes_.size(); }
+  std::optional<NodeId> find(std::string_view name) const;
+  // Names of the schedulable nodes, in node order: what "the allocation" holds.
+  std::vector<std::string> schedulable_names() const;
+  std::uint64_t schedulable_slots() const;
+  static constexpr NodeId kHead = 0;
+
+ private:
+  std::vector<Node> nodes_;
+  std::unordered_map<std::string, NodeId> by_name_;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,39 @@
+// Errors for bad input (files, scenario lines, host lists). Every one names where it came
+// from, so a user can go straight to the offending file, line and field.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace pmixflow {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, std::size_t line, std::string field, const std::string& what)
+      : std::runtime_error(format(file, line, field, what)),
+        file_(std::move(file)), line_(line), field_(std::move(field)), detail_(what) {}
+
+  const std::string& file() const { return file_; }
+  std::size_t line() const { return line_; }  // 0 when the input has no lines (a command-line value)
+  const std::string& field() const { return field_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  static std::string format(const std::string& file, std::size_t line, const std::string& field,
+                            const std::string& what) {
+    std::string out;
+    if (!file.empty()) out += file;
+    if (line > 0) out += ":" + std::to_string(line);
+    if (!field.empty()) out += (out.empty() ? "" : ": ") + std::string("field '") + field + "'";
+    if (!out.empty()) out += ": ";
+    return out + what;
+  }
+  std::string file_;
+  std::size_t line_;
+  std::string field_;
+  std::string detail_;
+};
+
+}  // namespace pmixflow

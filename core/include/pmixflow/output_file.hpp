@@ -1,0 +1,45 @@
+// An output file that only appears complete: it is written under a temporary name and
+// renamed into place by commit(). A run that stops half-way leaves no file that looks whole.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace pmixflow {
+
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  ~OutputFile();  // without commit(), the partial file is removed
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(std::string_view text);
+  void commit();
+  const std::string& path() const { return path_; }
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  std::string path_;
+  std::string partial_;
+  std::FILE* file_ = nullptr;
+  std::uint64_t bytes_ = 0;
+};
+
+// The event log: a header line, then one event per line.
+class EventLogWriter {
+ public:
+  EventLogWriter(std::string path, std::string_view environment, std::uint64_t seed, std::string_view inputs_json);
+  void write(double t, std::string_view who, const class Event& e);
+  void commit() { file_.commit(); }
+  std::uint64_t events() const { return events_; }
+
+ private:
+  OutputFile file_;
+  std::string line_;
+  std::uint64_t events_ = 0;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,61 @@
+// The scheduling policy interface: the scheduler role owns the queue, the resources and the
+// flow; a policy only says which queued request to start next. Built-in policies and
+// policies loaded from a shared library implement the same interface.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace pmixflow {
+
+inline constexpr int kPolicyApiVersion = 1;
+
+struct QueuedRequest {
+  std::uint64_t key = 0;      // the scheduler's handle for the request
+  double submit_time = 0;     // when the scheduler received it
+  std::uint64_t cpus = 0;     // slots asked for (whole nodes count all their slots)
+  std::uint32_t nodes = 0;    // whole nodes asked for (PMIX_ALLOC_NUM_NODES), 0 for a cpu count
+  double estimate = 0;        // requested time limit in seconds (0: none given)
+  int priority = 0;
+  bool preemptible = false;
+};
+
+struct RunningAllocation {
+  std::uint64_t key = 0;
+  std::uint64_t cpus = 0;
+  double start_time = 0;
+  double expected_end = 0;    // start + time limit; +inf without a limit
+  int priority = 0;
+  bool preemptible = false;
+};
+
+// What a policy may look at when deciding. `fits_now` knows the node layout (whole nodes,
+// exclusive mode), which a bare slot count cannot tell.
+class SchedulingView {
+ public:
+  virtual ~SchedulingView() = default;
+  virtual double now() const = 0;
+  virtual std::uint64_t total_cpus() const = 0;
+  virtual std::uint64_t free_cpus() const = 0;
+  virtual bool fits_now(const QueuedRequest& r) const = 0;
+  virtual std::span<const QueuedRequest> queue() const = 0;          // in queue order
+  virtual std::span<const RunningAllocation> running() const = 0;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string_view name() const = 0;
+  // The key of the next request to start now, or nothing. The scheduler starts it and asks
+  // again, so the view always reflects the starts already made.
+  virtual std::optional<std::uint64_t> next(const SchedulingView& view) = 0;
+};
+
+// "fcfs", ... ; nullptr for an unknown name.
+std::unique_ptr<Policy> make_builtin_policy(std::string_view name);
+
+}  // namespace pmixflow

@@ -1,0 +1,130 @@
+// The scheduler: owns the allocation decisions for the whole machine. Requests reach it
+// relayed by the controller (with PMIX_REQUESTOR) or directly from tools. It never tells
+// the RM about an allocation by answering a request: it instantiates a session through
+// PMIx_Session_control, and answers the requestor once the RM has the session (FLOW.md §2).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/cluster.hpp"
+#include "pmixflow/env.hpp"
+#include "pmixflow/hostlist.hpp"
+#include "pmixflow/policy.hpp"
+
+namespace pmixflow {
+
+struct SchedulerConfig {
+  bool attach_at_start = true;  // attach to the controller as a tool declaring PMIX_SERVER_SCHEDULER
+  bool exclusive_nodes = false; // allocate whole nodes even for cpu counts
+};
+
+// One allocation as the scheduler accounts for it, kept after it ends for the run's outputs.
+struct AllocationRecord {
+  std::string alloc_id;
+  std::uint32_t session_id = 0;
+  std::string corr;
+  std::string requestor;
+  double submitted = 0;
+  double started = -1;
+  double ended = -1;
+  std::uint64_t cpus = 0;
+  std::string node_list;
+  Status status = Status::Success;  // how the request was answered
+  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
+};
+
+class Scheduler final : public Role {
+ public:
+  Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config = {});
+  ~Scheduler() override;
+
+  void start() override;
+  void handle(Address from, Message&& msg) override;
+
+  const std::vector<AllocationRecord>& records() const { return records_; }
+  bool rm_connected() const { return rm_connected_; }
+
+ private:
+  struct Need {
+    std::uint64_t cpus = 0;
+    std::uint32_t nodes = 0;  // whole nodes asked for (PMIX_ALLOC_NUM_NODES)
+  };
+  struct Origin {
+    Address address;
+    std::uint64_t id = 0;
+    std::string corr;
+  };
+  struct Queued {
+    QueuedRequest view;
+    Origin origin;
+    Proc requestor;
+    std::string req_id;
+    Need need;
+    double time_limit = 0;
+    InfoList apps_and_job;  // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
+    std::size_t record = 0;
+  };
+  struct Live {
+    std::uint32_t session_id = 0;
+    Proc owner;
+    std::vector<std::pair<NodeId, std::uint32_t>> nodes;
+    RunningAllocation view;
+    std::size_t record = 0;
+    bool instantiated = false;
+  };
+  enum class CallKind { Instantiate, Terminate, Extend };
+  struct Outstanding {
+    CallKind kind;
+    std::string alloc_id;
+    Origin origin;  // the allocation request this call serves
+    std::vector<std::pair<NodeId, std::uint32_t>> added;  // EXTEND: nodes being added
+    double new_limit = 0;
+  };
+  class View;
+
+  void on_alloc_request(Address from, AllocRequest&& req);
+  void on_new(Address from, AllocRequest&& req, const Proc& requestor);
+  void on_extend(Address from, AllocRequest&& req, const Proc& requestor);
+  void on_release(Address from, AllocRequest&& req, const Proc& requestor);
+  void on_cancel(Address from, AllocRequest&& req, const Proc& requestor);
+  void on_session_ctrl(Address from, SessionCtrlRequest&& req);
+  void on_session_ctrl_response(SessionCtrlResponse&& resp);
+  void on_complete(Address from, SessionCtrlRequest&& req);
+  void on_peer_lost(Address peer);
+
+  void schedule();
+  void grant(Queued&& q);
+  std::optional<Need> parse_need(const InfoList& info, Status& why) const;
+  bool fits(const Need& need) const;
+  std::vector<std::pair<NodeId, std::uint32_t>> take(const Need& need);
+  void give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes);
+  std::string node_list(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) const;
+  void answer(const Origin& origin, Status status, InfoList info = {});
+  std::uint64_t call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out);
+  Live* find_alloc(const InfoList& info, std::string* alloc_id);
+
+  Env& env_;
+  const Cluster& cluster_;
+  std::unique_ptr<Policy> policy_;
+  SchedulerConfig config_;
+  bool rm_connected_ = false;
+  std::uint64_t next_key_ = 1;
+  std::uint64_t next_call_ = 1;
+  std::uint32_t next_session_ = 1;
+  std::vector<std::uint32_t> free_slots_;
+  std::uint64_t free_total_ = 0;
+  std::uint64_t total_ = 0;
+  std::vector<Queued> queue_;  // queue order: arrival
+  std::vector<QueuedRequest> queue_view_;
+  std::map<std::string, Live> live_;  // by alloc id
+  std::vector<RunningAllocation> running_view_;
+  std::map<std::uint64_t, Outstanding> outstanding_;
+  std::vector<AllocationRecord> records_;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,57 @@
+// Scenario files: JSON Lines, a versioned header then one timed operation per line (see the
+// README's "Scenario files"). Everything SWF cannot say: any directive through any entry
+// point, session control, scheduler attach/detach.
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/roles/controller.hpp"
+#include "pmixflow/roles/requestor.hpp"
+
+namespace pmixflow {
+
+inline constexpr std::string_view kScenarioFormat = "pmixflow-scenario";
+inline constexpr int kScenarioVersion = 1;
+
+struct ScenarioCall {
+  std::size_t line = 0;
+  double at = 0;
+  std::string requestor;
+  std::string via;  // "controller", "scheduler" or "daemon:NODE"
+  Call call;        // corr already set: "<requestor>#<n>"
+  std::optional<Status> expect_status;
+};
+
+// A party going up or down at a time (scheduler_attach / scheduler_detach).
+struct Transition {
+  std::size_t line = 0;
+  double at = 0;
+  bool up = true;
+};
+
+struct Scenario {
+  std::string origin;
+  std::string name;
+  std::string description;
+  // Controller
+  double controller_start = 0;
+  bool connect_to_scheduler = true;
+  NoSchedulerMode no_scheduler = NoSchedulerMode::Hold;
+  std::string dvm = "head";  // "head", "all", or a --host list
+  // Scheduler
+  std::optional<double> scheduler_start = 0.0;  // nullopt: not running until an attach op
+  bool scheduler_attaches = true;
+  std::string policy = "fcfs";
+  std::vector<Transition> scheduler_transitions;
+  std::vector<ScenarioCall> calls;
+};
+
+// Throws InputError naming the file, the line and the field.
+Scenario parse_scenario(std::istream& in, const std::string& origin);
+Scenario load_scenario(const std::string& path);
+
+}  // namespace pmixflow

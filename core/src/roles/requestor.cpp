@@ -1,0 +1,98 @@
+#include "pmixflow/roles/requestor.hpp"
+
+#include <algorithm>
+
+namespace pmixflow {
+
+std::string describe_call(const Call& call) {
+  if (const auto* a = std::get_if<AllocRequest>(&call)) return std::string(directive_name(a->directive));
+  const auto& s = std::get<SessionCtrlRequest>(call);
+  std::string ops;
+  for (const auto& item : s.directives.items)
+    if (auto op = parse_session_op(item.key)) ops += (ops.empty() ? "" : "+") + std::string(session_op_name(*op));
+  return ops.empty() ? "PMIx_Session_control" : ops;
+}
+
+Requestor::Requestor(Env& env, Proc identity, std::vector<PlannedCall> plan)
+    : env_(env), identity_(std::move(identity)), plan_(std::move(plan)) {
+  std::stable_sort(plan_.begin(), plan_.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
+}
+
+void Requestor::start() { arm_next(); }
+
+void Requestor::arm_next() {
+  // One timer at a time: a trace of a million calls must not hold a million timers.
+  if (next_call_ >= plan_.size()) return;
+  const double delay = std::max(0.0, plan_[next_call_].at - env_.now());
+  env_.after(delay, [this] {
+    place(plan_[next_call_]);
+    ++next_call_;
+    arm_next();
+  });
+}
+
+void Requestor::place(PlannedCall& planned) {
+  const std::uint64_t id = next_id_++;
+  CallResult result;
+  result.what = describe_call(planned.call);
+  result.sent = env_.now();
+  std::visit(
+      [&](auto& call) {
+        call.id = id;
+        call.caller = identity_;
+        result.corr = call.corr;
+      },
+      planned.call);
+  if (env_.logging()) {
+    Event e("call");
+    e.str("corr", result.corr).str("what", result.what).str("via", env_.name_of(planned.via));
+    env_.log(e);
+  }
+  outstanding_.emplace(id, Outstanding{results_.size(), planned.via});
+  results_.push_back(std::move(result));
+  std::visit([&](auto& call) { env_.send(planned.via, std::move(call)); }, planned.call);
+}
+
+void Requestor::handle(Address from, Message&& msg) {
+  std::visit(
+      [&](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse>) {
+          answer(m.id, m.status, std::move(m.info));
+        } else if constexpr (std::is_same_v<T, Unreachable>) {
+          answer(m.id, Status::ErrUnreach, {});
+        } else if constexpr (std::is_same_v<T, PeerLost>) {
+          fail_via(m.peer, Status::ErrUnreach);
+        } else if constexpr (std::is_same_v<T, Notification>) {
+          if (env_.logging())
+            env_.log(Event("event.received").status("code", m.code).str("from", env_.name_of(from)).info("info", m.info));
+        }
+      },
+      std::move(msg));
+}
+
+void Requestor::answer(std::uint64_t id, Status status, InfoList info) {
+  auto it = outstanding_.find(id);
+  if (it == outstanding_.end()) return;
+  CallResult& result = results_[it->second.result_index];
+  outstanding_.erase(it);
+  result.answered = env_.now();
+  result.status = status;
+  result.info = std::move(info);
+  if (env_.logging()) {
+    Event e("answer");
+    e.str("corr", result.corr).str("what", result.what).status("status", status).info("info", result.info);
+    e.num("latency", result.answered - result.sent);
+    env_.log(e);
+  }
+}
+
+void Requestor::fail_via(Address via, Status status) {
+  // The connection to our server broke: every call still waiting on it gets an error.
+  std::vector<std::uint64_t> lost;
+  for (const auto& [id, out] : outstanding_)
+    if (out.via == via) lost.push_back(id);
+  for (auto id : lost) answer(id, status, {});
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,454 @@
+#include "pmixflow/roles/scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "pmixflow/errors.hpp"
+#include "pmixflow/timespec.hpp"
+
+namespace pmixflow {
+
+class Scheduler::View final : public SchedulingView {
+ public:
+  explicit View(const Scheduler& s) : s_(s) {}
+  double now() const override { return s_.env_.now(); }
+  std::uint64_t total_cpus() const override { return s_.total_; }
+  std::uint64_t free_cpus() const override { return s_.free_total_; }
+  bool fits_now(const QueuedRequest& r) const override { return s_.fits(Need{r.cpus, r.nodes}); }
+  std::span<const QueuedRequest> queue() const override { return s_.queue_view_; }
+  std::span<const RunningAllocation> running() const override { return s_.running_view_; }
+
+ private:
+  const Scheduler& s_;
+};
+
+Scheduler::Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config)
+    : env_(env), cluster_(cluster), policy_(std::move(policy)), config_(config) {
+  free_slots_.resize(cluster_.size(), 0);
+  for (NodeId n = 0; n < cluster_.size(); ++n)
+    if (cluster_.node(n).schedulable) free_slots_[n] = cluster_.node(n).slots;
+  total_ = free_total_ = cluster_.schedulable_slots();
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::start() {
+  // A (re)started scheduler has lost the calls that were in flight: their callers were told
+  // PMIX_ERR_UNREACH when the connection broke. Allocations it granted are kept, as a real
+  // scheduler recovers them from its own state.
+  queue_.clear();
+  queue_view_.clear();
+  outstanding_.clear();
+  rm_connected_ = false;
+  if (env_.logging()) env_.log(Event("scheduler.up").str("policy", policy_->name()));
+  if (config_.attach_at_start) {
+    InfoList info;
+    info.add(key::SERVER_SCHEDULER, true);
+    env_.send(Address::controller(), ConnectRequest{next_call_++, Proc{"scheduler", 0}, std::move(info)});
+  }
+}
+
+void Scheduler::handle(Address from, Message&& msg) {
+  std::visit(
+      [&](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, AllocRequest>) {
+          on_alloc_request(from, std::move(m));
+        } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
+          on_session_ctrl(from, std::move(m));
+        } else if constexpr (std::is_same_v<T, SessionCtrlResponse>) {
+          on_session_ctrl_response(std::move(m));
+        } else if constexpr (std::is_same_v<T, ConnectRequest>) {
+          // The RM looking for its scheduler at start-up, or a tool attaching to submit.
+          const bool rm = from == Address::controller();
+          env_.send(from, ConnectResponse{m.id, Status::Success});
+          if (rm) {
+            rm_connected_ = true;
+            if (env_.logging()) env_.log(Event("scheduler.attached").str("how", "rm-connected"));
+            schedule();
+          }
+        } else if constexpr (std::is_same_v<T, ConnectResponse>) {
+          if (from == Address::controller() && m.status == Status::Success) {
+            rm_connected_ = true;
+            if (env_.logging()) env_.log(Event("scheduler.attached").str("how", "scheduler-connected"));
+            schedule();
+          }
+        } else if constexpr (std::is_same_v<T, Unreachable>) {
+          if (m.kind == MessageKind::ConnectRequest) {
+            if (env_.logging()) env_.log(Event("rm.absent").str("detail", "no controller yet; waiting for it to connect"));
+          } else if (m.kind == MessageKind::SessionCtrlRequest) {
+            on_peer_lost(m.to);
+          }
+        } else if constexpr (std::is_same_v<T, PeerLost>) {
+          on_peer_lost(m.peer);
+        }
+      },
+      std::move(msg));
+}
+
+void Scheduler::on_alloc_request(Address from, AllocRequest&& req) {
+  // Relayed by the RM: the real caller is in PMIX_REQUESTOR. Direct from a tool: the caller.
+  Proc requestor = req.caller;
+  if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) requestor = *p;
+  if (env_.logging())
+    env_.log(Event("alloc.decide")
+                 .str("corr", req.corr)
+                 .str("directive", directive_name(req.directive))
+                 .str("requestor", to_string(requestor))
+                 .str("via", env_.name_of(from)));
+  switch (req.directive) {
+    case Directive::New: on_new(from, std::move(req), requestor); break;
+    case Directive::Extend: on_extend(from, std::move(req), requestor); break;
+    case Directive::Release: on_release(from, std::move(req), requestor); break;
+    case Directive::ReqCancel: on_cancel(from, std::move(req), requestor); break;
+    default:
+      answer(Origin{from, req.id, req.corr}, Status::ErrNotSupported);
+  }
+}
+
+std::optional<Scheduler::Need> Scheduler::parse_need(const InfoList& info, Status& why) const {
+  Need need;
+  if (auto n = info.get_uint(key::ALLOC_NUM_NODES)) {
+    need.nodes = static_cast<std::uint32_t>(*n);
+    for (NodeId id = 0; id < cluster_.size() && need.cpus == 0; ++id)
+      if (cluster_.node(id).schedulable) need.cpus = std::uint64_t{cluster_.node(id).slots} * need.nodes;
+  } else if (auto c = info.get_uint(key::ALLOC_NUM_CPUS)) {
+    need.cpus = *c;
+  }
+  if (need.cpus == 0 && need.nodes == 0) {
+    why = Status::ErrBadParam;
+    return std::nullopt;
+  }
+  return need;
+}
+
+void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) {
+  const Origin origin{from, req.id, req.corr};
+  Status why = Status::Success;
+  auto need = parse_need(req.info, why);
+  double limit = 0;
+  try {
+    limit = read_alloc_time(req.info).value_or(0.0);
+  } catch (const InputError&) {
+    why = Status::ErrBadParam;
+    need.reset();
+  }
+  if (!need) return answer(origin, why);
+  if (need->cpus > total_ || (need->nodes > 0 && need->nodes > cluster_.schedulable_names().size()))
+    return answer(origin, Status::ErrOutOfResource);  // could never be granted: refuse now, not never
+
+  Queued q;
+  q.view.key = next_key_++;
+  q.view.submit_time = env_.now();
+  q.view.cpus = need->cpus;
+  q.view.nodes = need->nodes;
+  q.view.estimate = limit;
+  q.view.preemptible = req.info.flag(key::ALLOC_PREEMPTIBLE);
+  q.origin = origin;
+  q.requestor = requestor;
+  if (const auto* id = req.info.get<std::string>(key::ALLOC_REQ_ID)) q.req_id = *id;
+  q.need = *need;
+  q.time_limit = limit;
+  for (const auto& item : req.info.items)
+    if (item.key == key::SESSION_APP || item.key == key::SESSION_JOB) q.apps_and_job.items.push_back(item);
+  q.record = records_.size();
+  AllocationRecord rec;
+  rec.corr = req.corr;
+  rec.requestor = to_string(requestor);
+  rec.submitted = env_.now();
+  rec.cpus = need->cpus;
+  records_.push_back(std::move(rec));
+  if (env_.logging())
+    env_.log(Event("alloc.queued").str("corr", req.corr).uint("cpus", need->cpus).uint("nodes", need->nodes).num("time_limit", limit));
+  queue_view_.push_back(q.view);
+  queue_.push_back(std::move(q));
+  schedule();
+}
+
+void Scheduler::schedule() {
+  if (!rm_connected_ || queue_.empty()) return;
+  running_view_.clear();
+  for (const auto& [id, live] : live_) running_view_.push_back(live.view);
+  View view(*this);
+  while (auto key = policy_->next(view)) {
+    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const Queued& q) { return q.view.key == *key; });
+    if (it == queue_.end() || !fits(it->need)) break;  // a policy must only pick what fits now
+    Queued q = std::move(*it);
+    queue_view_.erase(queue_view_.begin() + (it - queue_.begin()));
+    queue_.erase(it);
+    grant(std::move(q));
+  }
+}
+
+void Scheduler::grant(Queued&& q) {
+  const std::uint32_t session_id = next_session_++;
+  const std::string alloc_id = "alloc-" + std::to_string(session_id);
+  Live live;
+  live.session_id = session_id;
+  live.owner = q.requestor;
+  live.nodes = take(q.need);
+  live.record = q.record;
+  live.view = RunningAllocation{q.view.key, q.need.cpus, env_.now(),
+                                q.time_limit > 0 ? env_.now() + q.time_limit : std::numeric_limits<double>::infinity(),
+                                q.view.priority, q.view.preemptible};
+  running_view_.push_back(live.view);
+  const std::string nodes = node_list(live.nodes);
+  AllocationRecord& rec = records_[q.record];
+  rec.alloc_id = alloc_id;
+  rec.session_id = session_id;
+  rec.started = env_.now();
+  rec.node_list = nodes;
+  if (env_.logging())
+    env_.log(Event("alloc.grant").str("corr", q.origin.corr).str("alloc", alloc_id).uint("session", session_id).str("nodes", nodes));
+
+  InfoList resources;
+  resources.add(key::ALLOC_NODE_LIST, nodes).add(key::ALLOC_ID, alloc_id);
+  if (!q.req_id.empty()) resources.add(key::ALLOC_REQ_ID, q.req_id);
+  if (q.time_limit > 0) resources.add(key::ALLOC_TIME, format_alloc_time(q.time_limit));
+  InfoList directives;
+  directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources));
+  for (auto& item : q.apps_and_job.items) directives.items.push_back(std::move(item));
+  live_.emplace(alloc_id, std::move(live));
+  call_rm(session_id, std::move(directives), q.origin.corr, Outstanding{CallKind::Instantiate, alloc_id, q.origin, {}, 0});
+}
+
+std::uint64_t Scheduler::call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out) {
+  const std::uint64_t id = next_call_++;
+  outstanding_.emplace(id, std::move(out));
+  env_.send(Address::controller(), SessionCtrlRequest{id, session_id, std::move(directives), Proc{"scheduler", 0}, corr});
+  return id;
+}
+
+void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
+  auto it = outstanding_.find(resp.id);
+  if (it == outstanding_.end()) return;
+  Outstanding out = std::move(it->second);
+  outstanding_.erase(it);
+  auto live_it = live_.find(out.alloc_id);
+  switch (out.kind) {
+    case CallKind::Instantiate: {
+      if (live_it == live_.end()) return answer(out.origin, Status::ErrNotFound);
+      Live& live = live_it->second;
+      records_[live.record].status = resp.status;
+      if (resp.status != Status::Success) {
+        give_back(live.nodes);
+        records_[live.record].ended = env_.now();
+        live_.erase(live_it);
+        answer(out.origin, resp.status);
+        return schedule();
+      }
+      live.instantiated = true;
+      InfoList info;
+      info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live.session_id);
+      info.add(key::ALLOC_NODE_LIST, node_list(live.nodes));
+      for (const auto& item : resp.info.items)
+        if (item.key == key::NSPACE) info.items.push_back(item);
+      return answer(out.origin, Status::Success, std::move(info));
+    }
+    case CallKind::Terminate:
+      return answer(out.origin, resp.status);
+    case CallKind::Extend: {
+      if (live_it == live_.end() || resp.status != Status::Success) {
+        give_back(out.added);
+        answer(out.origin, resp.status == Status::Success ? Status::ErrNotFound : resp.status);
+        return schedule();
+      }
+      Live& live = live_it->second;
+      for (const auto& added : out.added) {
+        auto same = std::find_if(live.nodes.begin(), live.nodes.end(), [&](const auto& n) { return n.first == added.first; });
+        if (same != live.nodes.end()) same->second += added.second;
+        else live.nodes.push_back(added);
+        live.view.cpus += added.second;
+      }
+      if (out.new_limit > 0) live.view.expected_end = live.view.start_time + out.new_limit;
+      records_[live.record].node_list = node_list(live.nodes);
+      InfoList info;
+      info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live.session_id).add(key::ALLOC_NODE_LIST, node_list(live.nodes));
+      return answer(out.origin, Status::Success, std::move(info));
+    }
+  }
+}
+
+Scheduler::Live* Scheduler::find_alloc(const InfoList& info, std::string* alloc_id) {
+  if (const auto* id = info.get<std::string>(key::ALLOC_ID)) {
+    auto it = live_.find(*id);
+    if (it == live_.end()) return nullptr;
+    *alloc_id = it->first;
+    return &it->second;
+  }
+  if (auto sid = info.get_uint(key::SESSION_ID))
+    for (auto& [id, live] : live_)
+      if (live.session_id == *sid) {
+        *alloc_id = id;
+        return &live;
+      }
+  return nullptr;
+}
+
+void Scheduler::on_release(Address from, AllocRequest&& req, const Proc& requestor) {
+  const Origin origin{from, req.id, req.corr};
+  std::string alloc_id;
+  Live* live = find_alloc(req.info, &alloc_id);
+  if (!live || !live->instantiated) return answer(origin, Status::ErrNotFound);
+  if (live->owner.nspace != requestor.nspace) return answer(origin, Status::ErrNoPermissions);
+  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != node_list(live->nodes))
+    return answer(origin, Status::ErrNotSupported);  // a session cannot shrink; release all of it
+  InfoList directives;
+  directives.add(key::SESSION_TERMINATE, true);
+  call_rm(live->session_id, std::move(directives), req.corr, Outstanding{CallKind::Terminate, alloc_id, origin, {}, 0});
+}
+
+void Scheduler::on_extend(Address from, AllocRequest&& req, const Proc& requestor) {
+  const Origin origin{from, req.id, req.corr};
+  std::string alloc_id;
+  Live* live = find_alloc(req.info, &alloc_id);
+  if (!live || !live->instantiated) return answer(origin, Status::ErrNotFound);
+  if (live->owner.nspace != requestor.nspace) return answer(origin, Status::ErrNoPermissions);
+  double more_time = 0;
+  try {
+    more_time = read_alloc_time(req.info).value_or(0.0);
+  } catch (const InputError&) {
+    return answer(origin, Status::ErrBadParam);
+  }
+  Status why = Status::Success;
+  auto need = parse_need(req.info, why);
+  if (!need && more_time <= 0) return answer(origin, Status::ErrBadParam);  // an extend must change something
+  if (need && !fits(*need)) return answer(origin, Status::ErrOutOfResource);
+  Outstanding out{CallKind::Extend, alloc_id, origin, {}, 0};
+  InfoList directives;
+  directives.add(key::SESSION_EXTEND, true);
+  if (need) {
+    out.added = take(*need);
+    directives.add(key::ALLOC_NODE_LIST, node_list(out.added));
+  }
+  if (more_time > 0) {
+    const double current = live->view.expected_end - live->view.start_time;
+    out.new_limit = (std::isfinite(current) ? current : 0.0) + more_time;
+    directives.add(key::ALLOC_TIME, format_alloc_time(out.new_limit));
+  }
+  if (env_.logging())
+    env_.log(Event("alloc.extend").str("corr", req.corr).str("alloc", alloc_id).str("nodes", node_list(out.added)).num("time_limit", out.new_limit));
+  call_rm(live->session_id, std::move(directives), req.corr, std::move(out));
+}
+
+void Scheduler::on_cancel(Address from, AllocRequest&& req, const Proc& requestor) {
+  const Origin origin{from, req.id, req.corr};
+  const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
+  if (!req_id) return answer(origin, Status::ErrBadParam);
+  auto it = std::find_if(queue_.begin(), queue_.end(), [&](const Queued& q) {
+    return q.req_id == *req_id && q.requestor.nspace == requestor.nspace;
+  });
+  if (it == queue_.end()) return answer(origin, Status::ErrNotFound);  // unknown, or already granted
+  Queued q = std::move(*it);
+  queue_view_.erase(queue_view_.begin() + (it - queue_.begin()));
+  queue_.erase(it);
+  records_[q.record].status = Status::ErrJobCanceled;
+  if (env_.logging()) env_.log(Event("alloc.cancelled").str("corr", q.origin.corr).str("by", req.corr));
+  answer(q.origin, Status::ErrJobCanceled);
+  answer(origin, Status::Success);
+  schedule();
+}
+
+void Scheduler::on_session_ctrl(Address from, SessionCtrlRequest&& req) {
+  if (req.directives.flag(key::SESSION_COMPLETE)) return on_complete(from, std::move(req));
+  // Session control forwarded by the RM on a requestor's behalf: the scheduler decides. Only
+  // the operations it can order the RM to carry out are honoured here.
+  env_.send(from, SessionCtrlResponse{req.id, Status::ErrNotSupported, {}, req.corr});
+}
+
+void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
+  std::string alloc_id;
+  InfoList lookup;
+  if (const auto* id = req.directives.get<std::string>(key::ALLOC_ID)) lookup.add(key::ALLOC_ID, *id);
+  lookup.add(key::SESSION_ID, req.session_id);
+  Live* live = find_alloc(lookup, &alloc_id);
+  if (!live) {
+    env_.send(from, SessionCtrlResponse{req.id, Status::ErrNotFound, {}, req.corr});
+    return;
+  }
+  AllocationRecord& rec = records_[live->record];
+  rec.ended = env_.now();
+  for (const auto& item : req.directives.items) {
+    if (item.key != key::JOB_INFO_ARRAY) continue;
+    const auto& job = std::get<InfoList>(item.value);
+    const auto* ns = job.get<std::string>(key::NSPACE);
+    const auto* st = job.get<Status>(key::JOB_TERM_STATUS);
+    rec.jobs.emplace_back(ns ? *ns : "", st ? *st : Status::Error);
+  }
+  if (env_.logging())
+    env_.log(Event("session.completed").str("corr", req.corr).str("alloc", alloc_id).uint("session", req.session_id).uint("jobs", rec.jobs.size()));
+  give_back(live->nodes);
+  live_.erase(alloc_id);
+  env_.send(from, SessionCtrlResponse{req.id, Status::Success, {}, req.corr});
+  schedule();
+}
+
+void Scheduler::on_peer_lost(Address peer) {
+  if (peer != Address::controller()) return;
+  rm_connected_ = false;
+  if (env_.logging()) env_.log(Event("rm.lost"));
+  for (auto& [id, out] : outstanding_) answer(out.origin, Status::ErrUnreach);
+  outstanding_.clear();
+}
+
+bool Scheduler::fits(const Need& need) const {
+  if (need.nodes > 0 || config_.exclusive_nodes) {
+    std::uint64_t whole = 0, cpus = 0;
+    for (NodeId n = 0; n < cluster_.size(); ++n)
+      if (cluster_.node(n).schedulable && free_slots_[n] == cluster_.node(n).slots) {
+        ++whole;
+        cpus += free_slots_[n];
+        if (need.nodes > 0 ? whole >= need.nodes : cpus >= need.cpus) return true;
+      }
+    return false;
+  }
+  return need.cpus <= free_total_;
+}
+
+std::vector<std::pair<NodeId, std::uint32_t>> Scheduler::take(const Need& need) {
+  // First fit in node order: deterministic, and it packs sessions onto few nodes.
+  std::vector<std::pair<NodeId, std::uint32_t>> out;
+  const bool whole_nodes = need.nodes > 0 || config_.exclusive_nodes;
+  std::uint64_t left = whole_nodes && need.nodes > 0 ? need.nodes : need.cpus;
+  for (NodeId n = 0; n < cluster_.size() && left > 0; ++n) {
+    if (!cluster_.node(n).schedulable || free_slots_[n] == 0) continue;
+    if (whole_nodes) {
+      if (free_slots_[n] != cluster_.node(n).slots) continue;
+      const std::uint32_t slots = free_slots_[n];
+      out.emplace_back(n, slots);
+      free_slots_[n] = 0;
+      free_total_ -= slots;
+      left -= need.nodes > 0 ? 1 : std::min<std::uint64_t>(left, slots);
+    } else {
+      const auto slots = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, free_slots_[n]));
+      out.emplace_back(n, slots);
+      free_slots_[n] -= slots;
+      free_total_ -= slots;
+      left -= slots;
+    }
+  }
+  return out;
+}
+
+void Scheduler::give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) {
+  for (const auto& [n, slots] : nodes) {
+    free_slots_[n] += slots;
+    free_total_ += slots;
+  }
+}
+
+std::string Scheduler::node_list(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) const {
+  std::vector<HostEntry> hosts;
+  hosts.reserve(nodes.size());
+  for (const auto& [n, slots] : nodes) hosts.push_back(HostEntry{cluster_.node(n).name, slots});
+  return format_host_list(hosts);
+}
+
+void Scheduler::answer(const Origin& origin, Status status, InfoList info) {
+  if (env_.logging())
+    env_.log(Event("alloc.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+  env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
+}
+
+}  // namespace pmixflow

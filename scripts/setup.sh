@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pmixflow needs (only the missing ones), then configures and
+# builds the tree. Idempotent: with everything present it only re-runs the (incremental) build.
+#
+#   scripts/setup.sh [extra cmake -D options]
+#
+# Environment:
+#   PMIXFLOW_BUILD_DIR   build directory (default: <repo>/build)
+#   PMIXFLOW_BUILD_TYPE  CMAKE_BUILD_TYPE (default: RelWithDebInfo)
+#   PMIXFLOW_VERBOSE=1   show cmake and compiler output instead of keeping it in a log
+set -euo pipefail
+
+# Debian 12 packages. One list; extend it here (the emulator and the viewer add theirs).
+packages=(
+  build-essential
+  cmake
+  pkg-config
+  libsimgrid-dev
+  libhwloc-dev
+  hwloc
+  nlohmann-json3-dev
+  libgtest-dev
+  zlib1g-dev
+  libcli11-dev
+)
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PMIXFLOW_BUILD_DIR:-$root/build}"
+build_type="${PMIXFLOW_BUILD_TYPE:-RelWithDebInfo}"
+
+say() { echo "setup: $*" >&2; }
+
+# --- packages --------------------------------------------------------------------------
+install_missing() {
+  if ! command -v dpkg-query >/dev/null; then
+    say "no dpkg-query (not Debian?): not checking packages"
+    return 0
+  fi
+  local missing=() pkg
+  for pkg in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+      || missing+=("$pkg")
+  done
+  ((${#missing[@]} == 0)) && return 0
+
+  local sudo=()
+  if ((EUID != 0)); then
+    if command -v sudo >/dev/null; then
+      sudo=(sudo)
+    else
+      say "missing packages and not root (no sudo): apt-get install ${missing[*]}"
+      return 1
+    fi
+  fi
+  say "installing ${#missing[@]} missing package(s): ${missing[*]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# --- configure and build ---------------------------------------------------------------
+# Runs a step with its output in $build/setup.log (or on stderr with PMIXFLOW_VERBOSE=1);
+# on failure shows the end of the log.
+run_logged() {
+  if [[ "${PMIXFLOW_VERBOSE:-0}" == 1 ]]; then
+    "$@" >&2
+    return
+  fi
+  local log="$build/setup.log"
+  if ! "$@" >>"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    say "failed: $* (full output: $log)"
+    return 1
+  fi
+}
+
+install_missing
+
+mkdir -p "$build"
+: >"$build/setup.log"
+say "configuring $build ($build_type)"
+run_logged cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" "$@"
+say "building $build"
+run_logged cmake --build "$build" -j"$(nproc)"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds pmixflow and runs every test twice: a RelWithDebInfo build, then a Debug build with
+# AddressSanitizer and UBSan (SimGrid on thread contexts, which ASan understands).
+#
+# Environment:
+#   PMIXFLOW_BUILD_DIR        first build (default: <repo>/build)
+#   PMIXFLOW_ASAN_BUILD_DIR   sanitizer build (default: <repo>/build-asan)
+#   PMIXFLOW_SKIP_SANITIZE=1  skip the sanitizer pass
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PMIXFLOW_BUILD_DIR:-$root/build}"
+asan_build="${PMIXFLOW_ASAN_BUILD_DIR:-$root/build-asan}"
+
+say() { echo "test: $*" >&2; }
+failed=()
+
+# Pass 1: the normal build.
+say "pass 1: build ($build)"
+if ! bash "$root/scripts/setup.sh"; then
+  failed+=("build ($build)")
+else
+  say "pass 1: tests"
+  ctest --test-dir "$build" --output-on-failure -j2 || failed+=("tests ($build)")
+fi
+
+# Pass 2: the sanitizer build.
+if [[ "${PMIXFLOW_SKIP_SANITIZE:-0}" == 1 ]]; then
+  say "pass 2: sanitizer build skipped (PMIXFLOW_SKIP_SANITIZE=1)"
+else
+  say "pass 2: sanitizer build ($asan_build)"
+  if ! PMIXFLOW_BUILD_DIR="$asan_build" PMIXFLOW_BUILD_TYPE=Debug \
+      bash "$root/scripts/setup.sh" -DPMIXFLOW_SANITIZE=ON; then
+    failed+=("sanitizer build ($asan_build)")
+  else
+    say "pass 2: tests under ASan/UBSan"
+    env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        PMIXFLOW_SIM_CONTEXTS=thread \
+        ctest --test-dir "$asan_build" --output-on-failure -j2 \
+      || failed+=("sanitizer tests ($asan_build)")
+  fi
+fi
+
+if ((${#failed[@]} > 0)); then
+  for pass in "${failed[@]}"; do say "FAILED: $pass"; done
+  exit 1
+fi
+say "all passes succeeded"

@@ -1,0 +1,33 @@
+// `pmixflow sim`: a scenario on a simulated machine, from inputs to outputs.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "pmixflow/sim/platform.hpp"
+#include "pmixflow/sim/topology.hpp"
+
+namespace pmixflow::sim {
+
+struct SimOptions {
+  PlatformOptions platform;
+  std::string topology_file;       // hwloc XML of every compute node; empty: the shipped default
+  SlotUnit slot_unit = SlotUnit::Cores;
+  std::string scenario_file;       // empty: `scenario_text` (the built-in demo)
+  std::string scenario_text;
+  std::string policy;              // overrides the scenario's
+  std::uint64_t seed = 0;
+  std::string out_dir;             // empty: no files written
+  bool events = true;              // write events.jsonl
+  double daemon_startup_s = 0.05;
+  std::string contexts;            // SimGrid context factory; empty: $PMIXFLOW_SIM_CONTEXTS or SimGrid's default
+  bool quiet = false;
+};
+
+// Runs one simulation and prints a short human summary on `out`. Returns the exit status:
+// 0 when every expectation of the scenario held, 1 when one did not. Throws InputError for
+// bad input (the caller prints it and exits 2).
+int run_simulation(const SimOptions& options, std::ostream& out);
+
+}  // namespace pmixflow::sim

@@ -1,0 +1,87 @@
+// The SimGrid environment: one actor per party on its own host, every message a real SimGrid
+// communication whose size and route decide its time, timers on the virtual clock. The flow
+// itself lives in the roles (core/); this only carries it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "pmixflow/cluster.hpp"
+#include "pmixflow/env.hpp"
+#include "pmixflow/output_file.hpp"
+#include "pmixflow/sim/platform.hpp"
+
+namespace simgrid::s4u {
+class Mailbox;
+}
+
+namespace pmixflow::sim {
+
+struct WorldOptions {
+  std::uint64_t daemon_launch_bytes = 16 * 1024;  // the launch command and its environment
+  double daemon_startup_s = 0.05;                 // exec and initialisation of a daemon on its node
+};
+
+struct WorldStats {
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t daemons_started = 0;
+  double end_time = 0;
+};
+
+using RoleFactory = std::function<std::unique_ptr<Role>(Env&)>;
+
+class World {
+ public:
+  World(const Cluster& cluster, Machine machine, WorldOptions options, EventLogWriter* log);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // A party on `host`, up and down at the given times (first entry: when it first starts).
+  void add_party(Address address, std::string name, simgrid::s4u::Host* host, RoleFactory factory,
+                 std::vector<std::pair<double, bool>> schedule);
+  void set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory);
+  // Runs until nothing is in flight and no timer is armed.
+  void run();
+
+  Role* role(Address a) const;
+  const WorldStats& stats() const { return stats_; }
+  std::string_view name_of(Address a) const;
+
+ private:
+  friend class PartyEnv;
+  struct Party;
+
+  Party* find(Address a) const;
+  void party_main(Party& p);
+  void daemon_main(Party& p);
+  void serve(Party& p);
+  void go_up(Party& p);
+  void go_down(Party& p);
+  void send(Party& from, Address to, Message&& msg);
+  void bounce(Party& p, Address sender, const Message& msg);
+  void start_daemon(NodeId node);
+  void log(const Party& p, const Event& e);
+  void work_added() { ++pending_; }
+  void work_done();
+
+  const Cluster& cluster_;
+  Machine machine_;
+  WorldOptions options_;
+  EventLogWriter* log_;
+  std::vector<std::unique_ptr<Party>> parties_;         // controller, scheduler, requestors
+  std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
+  std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
+  std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
+  WorldStats stats_;
+  struct Quiescence;
+  std::unique_ptr<Quiescence> quiet_;
+};
+
+}  // namespace pmixflow::sim

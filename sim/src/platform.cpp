@@ -1,0 +1,189 @@
+#include "pmixflow/sim/platform.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <simgrid/s4u.hpp>
+
+#include "pmixflow/errors.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace pmixflow::sim {
+
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      const auto na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
+      const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
+      const auto tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = i2;
+      j = j2;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+namespace {
+
+constexpr double kHostSpeed = 1e9;  // flops; the flow does no computation of its own
+
+std::string node_name(std::uint32_t i, std::uint32_t count) {
+  const auto width = std::max<std::size_t>(2, std::to_string(count).size());
+  auto digits = std::to_string(i);
+  return "n" + std::string(width - std::min(width, digits.size()), '0') + digits;
+}
+
+std::vector<std::string> generated_names(std::uint32_t nodes) {
+  std::vector<std::string> names{"head", "sched", "login"};
+  for (std::uint32_t i = 1; i <= nodes; ++i) names.push_back(node_name(i, nodes));
+  return names;
+}
+
+void build_star(const PlatformOptions& o, const std::vector<std::string>& names) {
+  auto* zone = sg4::create_star_zone("cluster");
+  for (const auto& name : names) {
+    auto* host = zone->create_host(name, kHostSpeed);
+    auto* link = zone->create_split_duplex_link(name + "_link", o.link_bandwidth)->set_latency(o.link_latency)->seal();
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                    {{link, sg4::LinkInRoute::Direction::UP}}, true);
+  }
+  zone->seal();
+}
+
+std::vector<unsigned> parse_uints(const std::string& text, const std::string& what) {
+  std::vector<unsigned> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0)
+      throw InputError("--network", 0, what, "expects positive whole numbers separated by commas, got '" + text + "'");
+    out.push_back(static_cast<unsigned>(std::stoul(item)));
+  }
+  return out;
+}
+
+void build_fat_tree(const PlatformOptions& o, const std::string& params, std::vector<std::string> names) {
+  unsigned levels = 2;
+  std::vector<unsigned> down, up, count;
+  if (params.empty()) {
+    // Two levels of 16-port leaf switches, each with two uplinks: enough leaves for every host.
+    const unsigned per_leaf = 16;
+    const auto leaves = static_cast<unsigned>((names.size() + per_leaf - 1) / per_leaf);
+    down = {per_leaf, std::max(1u, leaves)};
+    up = {1, 2};
+    count = {1, 1};
+  } else {
+    std::vector<std::string> parts;
+    std::stringstream ss(params);
+    std::string part;
+    while (std::getline(ss, part, ';')) parts.push_back(part);
+    if (parts.size() != 4 || parts[0].find_first_not_of("0123456789") != std::string::npos || parts[0].empty())
+      throw InputError("--network", 0, "fat-tree", "expects fat-tree:LEVELS;DOWN,..;UP,..;COUNT,.. (SimGrid's topo_parameters), got '" + params + "'");
+    levels = static_cast<unsigned>(std::stoul(parts[0]));
+    down = parse_uints(parts[1], "fat-tree down");
+    up = parse_uints(parts[2], "fat-tree up");
+    count = parse_uints(parts[3], "fat-tree count");
+    if (down.size() != levels || up.size() != levels || count.size() != levels)
+      throw InputError("--network", 0, "fat-tree", "each list needs one number per level");
+  }
+  std::size_t leaves = 1;
+  for (auto d : down) leaves *= d;
+  if (leaves < names.size())
+    throw InputError("--network", 0, "fat-tree", "the tree has " + std::to_string(leaves) + " leaves for " +
+                                                       std::to_string(names.size()) + " hosts (3 service hosts + the nodes)");
+  for (std::size_t i = names.size(); i < leaves; ++i) names.push_back("spare-" + std::to_string(i));
+  auto* root = sg4::create_full_zone("world");
+  const sg4::FatTreeParams tree(levels, down, up, count);
+  auto make_leaf = [names](sg4::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
+    auto* host = zone->create_host(names.at(id), kHostSpeed);
+    return std::make_pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*>(host->get_netpoint(), nullptr);
+  };
+  sg4::create_fatTree_zone("cluster", root, tree, sg4::ClusterCallbacks(make_leaf), o.link_bandwidth, o.link_latency,
+                           sg4::Link::SharingPolicy::SPLITDUPLEX)
+      ->seal();
+  root->seal();
+}
+
+Machine pick_roles(sg4::Engine& engine, const PlatformOptions& o, const std::string& origin) {
+  auto hosts = engine.get_all_hosts();
+  std::sort(hosts.begin(), hosts.end(), [](auto* a, auto* b) { return natural_less(a->get_name(), b->get_name()); });
+  Machine m;
+  auto take = [&](const char* name) -> sg4::Host* {
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](auto* h) { return h->get_name() == name; });
+    if (it == hosts.end()) return nullptr;
+    auto* h = *it;
+    hosts.erase(it);
+    return h;
+  };
+  m.head = take("head");
+  m.scheduler = take("sched");
+  m.login = take("login");
+  for (auto** slot : {&m.head, &m.scheduler, &m.login}) {
+    if (*slot) continue;
+    if (hosts.empty()) break;
+    *slot = hosts.front();
+    hosts.erase(hosts.begin());
+  }
+  std::erase_if(hosts, [](auto* h) { return h->get_name().rfind("spare-", 0) == 0; });
+  if (!m.login || hosts.empty())
+    throw InputError(origin, 0, "", "the platform needs at least 4 hosts: head, scheduler, login, and one compute node");
+  if (o.nodes > 0) {
+    if (o.nodes > hosts.size())
+      throw InputError(origin, 0, "--nodes", "asks for " + std::to_string(o.nodes) + " compute nodes; the platform has " +
+                                                 std::to_string(hosts.size()));
+    hosts.resize(o.nodes);
+  }
+  m.compute = std::move(hosts);
+  return m;
+}
+
+}  // namespace
+
+Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
+  if (!o.platform_file.empty()) {
+    // SimGrid aborts on a file it cannot open; check first so the user gets a clear message.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.platform_file, ec))
+      throw InputError(o.platform_file, 0, "", "platform file not found");
+    std::ifstream in(o.platform_file);
+    std::string head(512, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (!in.good() && in.gcount() == 0) throw InputError(o.platform_file, 0, "", "cannot read the platform file");
+    if (head.find("<platform") == std::string::npos && head.find("<?xml") == std::string::npos)
+      throw InputError(o.platform_file, 0, "", "not a SimGrid platform (no <platform> element)");
+    engine.load_platform(o.platform_file);
+    Machine m = pick_roles(engine, o, o.platform_file);
+    m.description = o.platform_file;
+    return m;
+  }
+  const std::uint32_t nodes = o.nodes == 0 ? 8 : o.nodes;
+  const auto names = generated_names(nodes);
+  if (o.network == "star") {
+    build_star(o, names);
+  } else if (o.network == "fat-tree" || o.network.rfind("fat-tree:", 0) == 0) {
+    build_fat_tree(o, o.network.size() > 9 ? o.network.substr(9) : "", names);
+  } else {
+    throw InputError("--network", 0, "network", "expects star, fat-tree or fat-tree:L;DOWN;UP;COUNT, got '" + o.network + "'");
+  }
+  PlatformOptions generated = o;
+  generated.nodes = nodes;
+  Machine m = pick_roles(engine, generated, "--nodes");
+  m.description = "generated " + o.network + ", " + std::to_string(nodes) + " nodes";
+  return m;
+}
+
+}  // namespace pmixflow::sim

@@ -1,0 +1,276 @@
+#include "pmixflow/sim/run.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <simgrid/s4u.hpp>
+
+#include "pmixflow/errors.hpp"
+#include "pmixflow/hostlist.hpp"
+#include "pmixflow/output_file.hpp"
+#include "pmixflow/policy.hpp"
+#include "pmixflow/roles/controller.hpp"
+#include "pmixflow/roles/daemon.hpp"
+#include "pmixflow/roles/requestor.hpp"
+#include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/scenario.hpp"
+#include "pmixflow/sim/world.hpp"
+
+namespace sg4 = simgrid::s4u;
+using json = nlohmann::json;
+
+namespace pmixflow::sim {
+namespace {
+
+// What SimGrid is told on its own command line: quiet, small actor stacks (an idle daemon
+// should cost almost nothing), and the context factory (threads under the sanitizers).
+std::vector<std::string> engine_args(const SimOptions& o) {
+  std::vector<std::string> args{"pmixflow", "--log=root.thres:critical", "--cfg=contexts/stack-size:256"};
+  std::string contexts = o.contexts;
+  if (contexts.empty())
+    if (const char* env = std::getenv("PMIXFLOW_SIM_CONTEXTS")) contexts = env;
+  if (!contexts.empty()) args.push_back("--cfg=contexts/factory:" + contexts);
+  return args;
+}
+
+NodeShape node_shape(const SimOptions& o) {
+  if (!o.topology_file.empty()) return load_topology(o.topology_file, o.slot_unit);
+  NodeShape builtin;  // the shape of topologies/small-node.xml, for a binary run away from its sources
+  builtin.source = "built-in (2 packages x 4 cores)";
+  builtin.packages = 2;
+  builtin.numa_nodes = 1;
+  builtin.cores = builtin.pus = builtin.slots = 8;
+  return builtin;
+}
+
+Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
+  if (c.via == "controller") return Address::controller();
+  if (c.via == "scheduler") return Address::scheduler();
+  const std::string node = c.via.substr(7);
+  auto id = cluster.find(node);
+  if (!id) {
+    const auto& nodes = cluster.nodes();
+    throw InputError(sc.origin, c.line, "via",
+                     "no compute node named '" + node + "' (nodes are " + nodes[1].name + " .. " + nodes.back().name + ")");
+  }
+  if (*id == Cluster::kHead)
+    throw InputError(sc.origin, c.line, "via", "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
+  return Address::daemon(*id);
+}
+
+std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
+  if (sc.dvm == "head") return {};
+  const auto names = cluster.schedulable_names();
+  std::vector<std::string> chosen;
+  if (sc.dvm == "all") {
+    chosen = names;
+  } else {
+    try {
+      chosen = resolve_hosts(parse_host_list(sc.dvm, HostUse::Host, "controller.dvm"), names, "controller.dvm");
+    } catch (const InputError& e) {
+      throw InputError(sc.origin, 1, "controller.dvm", e.detail());
+    }
+  }
+  std::vector<NodeId> out;
+  for (const auto& n : chosen) out.push_back(*cluster.find(n));
+  return out;
+}
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << std::setprecision(6) << s << " s";
+  return o.str();
+}
+
+}  // namespace
+
+int run_simulation(const SimOptions& o, std::ostream& out) {
+  // Inputs first: nothing is simulated or written until all of them are known to be good.
+  Scenario sc;
+  if (o.scenario_file.empty()) {
+    std::istringstream text(o.scenario_text);
+    sc = parse_scenario(text, "built-in demo scenario");
+  } else {
+    sc = load_scenario(o.scenario_file);
+  }
+  const std::string policy_name = o.policy.empty() ? sc.policy : o.policy;
+  if (!make_builtin_policy(policy_name))
+    throw InputError(o.policy.empty() ? sc.origin : "--policy", o.policy.empty() ? 1 : 0, "policy",
+                     "unknown policy '" + policy_name + "' (built in: fcfs)");
+  const NodeShape shape = node_shape(o);
+
+  auto args = engine_args(o);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  sg4::Engine engine(&argc, argv.data());
+  Machine machine = build_platform(engine, o.platform);
+
+  std::vector<Node> nodes;
+  nodes.push_back(Node{machine.head->get_name(), shape.slots, false});
+  for (auto* h : machine.compute) nodes.push_back(Node{h->get_name(), shape.slots, true});
+  const Cluster cluster(std::move(nodes));
+
+  // Requestors, in order of first appearance; their calls resolved against the machine.
+  std::map<std::string, std::uint32_t> requestor_index;
+  std::vector<std::string> requestor_names;
+  std::vector<std::vector<PlannedCall>> plans;
+  for (const auto& c : sc.calls) {
+    auto [it, inserted] = requestor_index.emplace(c.requestor, static_cast<std::uint32_t>(requestor_names.size()));
+    if (inserted) {
+      requestor_names.push_back(c.requestor);
+      plans.emplace_back();
+    }
+    plans[it->second].push_back(PlannedCall{c.at, resolve_via(c, sc, cluster), c.call});
+  }
+  ControllerConfig controller_config;
+  controller_config.connect_to_scheduler = sc.connect_to_scheduler;
+  controller_config.no_scheduler = sc.no_scheduler;
+  controller_config.initial_dvm = initial_dvm(sc, cluster);
+
+  std::unique_ptr<EventLogWriter> log;
+  if (!o.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out_dir, ec);
+    if (ec) throw InputError(o.out_dir, 0, "--out", "cannot create the output directory: " + ec.message());
+    if (o.events) {
+      json inputs{{"scenario", sc.origin}, {"platform", machine.description}, {"topology", shape.source},
+                  {"nodes", cluster.size() - 1}, {"slots_per_node", shape.slots}, {"policy", policy_name}};
+      log = std::make_unique<EventLogWriter>(o.out_dir + "/events.jsonl", "sim", o.seed, inputs.dump());
+    }
+  }
+
+  WorldOptions world_options;
+  world_options.daemon_startup_s = o.daemon_startup_s;
+  World world(cluster, machine, world_options, log.get());
+  world.add_party(Address::controller(), "controller", machine.head,
+                  [&](Env& env) { return std::make_unique<Controller>(env, cluster, controller_config); },
+                  {{sc.controller_start, true}});
+  std::vector<std::pair<double, bool>> scheduler_schedule;
+  if (sc.scheduler_start) scheduler_schedule.emplace_back(*sc.scheduler_start, true);
+  for (const auto& t : sc.scheduler_transitions) scheduler_schedule.emplace_back(t.at, t.up);
+  SchedulerConfig scheduler_config;
+  scheduler_config.attach_at_start = sc.scheduler_attaches;
+  world.add_party(Address::scheduler(), "scheduler", machine.scheduler,
+                  [&](Env& env) {
+                    return std::make_unique<Scheduler>(env, cluster, make_builtin_policy(policy_name), scheduler_config);
+                  },
+                  scheduler_schedule);
+  for (std::uint32_t i = 0; i < requestor_names.size(); ++i) {
+    world.add_party(Address::requestor(i), "requestor:" + requestor_names[i], machine.login,
+                    [&, i](Env& env) {
+                      return std::make_unique<Requestor>(env, Proc{requestor_names[i], 0}, std::move(plans[i]));
+                    },
+                    {{0.0, true}});
+  }
+  world.set_daemon_factory([](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node); });
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  world.run();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  // Outcomes: every call's answer, checked against what the scenario expects.
+  std::map<std::string, const ScenarioCall*> by_corr;
+  for (const auto& c : sc.calls) by_corr[std::visit([](const auto& x) { return x.corr; }, c.call)] = &c;
+  json calls = json::array(), failures = json::array();
+  std::size_t checked = 0, unanswered = 0;
+  std::ostringstream call_lines;
+  for (std::uint32_t i = 0; i < requestor_names.size(); ++i) {
+    const auto* req = dynamic_cast<const Requestor*>(world.role(Address::requestor(i)));
+    if (!req) continue;
+    for (const auto& r : req->results()) {
+      const ScenarioCall* c = by_corr.at(r.corr);
+      json entry{{"corr", r.corr}, {"line", c->line}, {"what", r.what}, {"via", c->via}, {"sent", r.sent},
+                 {"status", r.answered < 0 ? "none" : status_name(r.status)}};
+      if (r.answered >= 0) entry["answered"] = r.answered;
+      json info = json::object();
+      for (const auto& item : r.info.items) info[item.key] = json::parse(value_to_json(item.value));
+      entry["info"] = info;
+      if (r.answered < 0) {
+        ++unanswered;
+        failures.push_back({{"corr", r.corr}, {"line", c->line}, {"problem", "never answered"}});
+      }
+      if (c->expect_status) {
+        ++checked;
+        entry["expected"] = status_name(*c->expect_status);
+        if (r.answered >= 0 && r.status != *c->expect_status)
+          failures.push_back({{"corr", r.corr}, {"line", c->line}, {"expected", status_name(*c->expect_status)},
+                              {"got", status_name(r.status)}});
+      }
+      calls.push_back(entry);
+      call_lines << "    " << std::left << std::setw(10) << r.corr << std::setw(26) << r.what << " via " << std::setw(14)
+                 << c->via << " -> "
+                 << (r.answered < 0 ? std::string("NO ANSWER") : status_name(r.status) + " after " + fmt_seconds(r.answered - r.sent));
+      if (const auto* alloc = r.info.get<std::string>(key::ALLOC_ID)) call_lines << " (" << *alloc << ")";
+      call_lines << "\n";
+    }
+  }
+  const auto* scheduler = dynamic_cast<const Scheduler*>(world.role(Address::scheduler()));
+  json allocations = json::array();
+  std::size_t completed = 0;
+  if (scheduler) {
+    for (const auto& a : scheduler->records()) {
+      json jobs = json::array();
+      for (const auto& [ns, st] : a.jobs) jobs.push_back({{"nspace", ns}, {"status", status_name(st)}});
+      if (a.ended >= 0 && a.started >= 0) ++completed;
+      allocations.push_back({{"alloc_id", a.alloc_id}, {"session", a.session_id}, {"corr", a.corr},
+                             {"requestor", a.requestor}, {"submitted", a.submitted}, {"started", a.started},
+                             {"ended", a.ended}, {"cpus", a.cpus}, {"nodes", a.node_list},
+                             {"status", status_name(a.status)}, {"jobs", jobs}});
+    }
+  }
+  const auto& stats = world.stats();
+  json summary{{"format", "pmixflow-summary"},
+               {"version", 1},
+               {"env", "sim"},
+               {"scenario", sc.name.empty() ? sc.origin : sc.name},
+               {"seed", o.seed},
+               {"policy", policy_name},
+               {"platform", machine.description},
+               {"topology", shape.source},
+               {"nodes", cluster.size() - 1},
+               {"slots_per_node", shape.slots},
+               {"sim_time_s", stats.end_time},
+               {"wall_s", wall},
+               {"messages", stats.messages},
+               {"bytes", stats.bytes},
+               {"daemons_started", stats.daemons_started},
+               {"events", log ? log->events() : 0},
+               {"calls", calls},
+               {"allocations", allocations},
+               {"expectations", {{"checked", checked}, {"failed", failures.size()}, {"failures", failures}}}};
+
+  const bool ok = failures.empty();
+  std::string written;
+  if (!o.out_dir.empty()) {
+    OutputFile summary_file(o.out_dir + "/summary.json");
+    summary_file.write(summary.dump(2) + "\n");
+    if (log) log->commit();
+    summary_file.commit();
+    written = "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
+              o.out_dir + "/summary.json\n";
+  }
+  if (!o.quiet) {
+    out << "pmixflow sim: " << (sc.name.empty() ? sc.origin : sc.name) << "\n";
+    if (!sc.description.empty()) out << "  " << sc.description << "\n";
+    out << "  machine: " << machine.description << "; " << cluster.size() - 1 << " compute nodes of " << shape.slots
+        << " slots (" << shape.source << "), head " << cluster.node(0).name << "\n";
+    out << "  simulated " << fmt_seconds(stats.end_time) << " in " << fmt_seconds(wall) << " wall; " << stats.messages
+        << " messages, " << stats.daemons_started << " daemons started; policy " << policy_name << "\n";
+    out << "  calls (requestor#n, what, entry point -> answer):\n" << call_lines.str();
+    out << "  allocations: " << allocations.size() << " granted or refused, " << completed << " completed\n";
+    out << "  expectations: " << checked << " checked, " << failures.size() << " failed";
+    if (unanswered) out << " (" << unanswered << " calls never answered)";
+    out << "\n" << written;
+    for (const auto& f : failures) out << "  FAILED: " << f.dump() << "\n";
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace pmixflow::sim

@@ -1,0 +1,317 @@
+#include "pmixflow/sim/world.hpp"
+
+#include <queue>
+
+#include <simgrid/s4u.hpp>
+
+namespace sg4 = simgrid::s4u;
+
+namespace pmixflow::sim {
+
+namespace {
+
+struct Envelope {
+  Address from;
+  Message msg;
+};
+
+void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
+
+bool is_notice(const Message& m) {
+  return std::holds_alternative<Unreachable>(m) || std::holds_alternative<PeerLost>(m);
+}
+
+}  // namespace
+
+// One party's view of the world: its clock, its timers, its sends.
+class PartyEnv final : public Env {
+ public:
+  PartyEnv(World& world, World::Party& party) : world_(world), party_(party) {}
+
+  double now() const override { return sg4::Engine::get_clock(); }
+  Address self() const override;
+  void send(Address to, Message msg) override;
+  TimerId after(double delay, std::function<void()> fn) override { return arm(delay, std::move(fn), false); }
+  void cancel(TimerId id) override {
+    if (live_.erase(id)) world_.work_done();
+  }
+  bool logging() const override { return world_.log_ != nullptr; }
+  void log(const Event& e) override { world_.log(party_, e); }
+  std::string_view name_of(Address a) const override { return world_.name_of(a); }
+  void start_daemon(NodeId node) override { world_.start_daemon(node); }
+
+  // `system` timers (the party's up/down schedule) survive the party going down.
+  TimerId arm(double delay, std::function<void()> fn, bool system) {
+    const TimerId id = next_id_++;
+    heap_.push(Timer{now() + std::max(0.0, delay), id});
+    live_.emplace(id, Armed{std::move(fn), system});
+    world_.work_added();
+    return id;
+  }
+
+  // Seconds until the next timer; -1 when none is armed (wait for messages only).
+  double next_delay() {
+    drop_cancelled();
+    return heap_.empty() ? -1.0 : std::max(0.0, heap_.top().when - now());
+  }
+
+  // Fires the timer we waited for, then any other that is due at the same instant.
+  void fire_due() {
+    bool first = true;
+    while (true) {
+      drop_cancelled();
+      if (heap_.empty() || (!first && heap_.top().when > now())) return;
+      first = false;
+      const TimerId id = heap_.top().id;
+      heap_.pop();
+      auto node = live_.extract(id);
+      node.mapped().fn();
+      world_.work_done();
+    }
+  }
+
+  void clear_role_timers() {
+    for (auto it = live_.begin(); it != live_.end();) {
+      if (it->second.system) {
+        ++it;
+        continue;
+      }
+      it = live_.erase(it);
+      world_.work_done();
+    }
+  }
+
+ private:
+  struct Timer {
+    double when;
+    TimerId id;  // ids grow, so equal times fire in the order they were armed
+    bool operator>(const Timer& o) const { return when != o.when ? when > o.when : id > o.id; }
+  };
+  struct Armed {
+    std::function<void()> fn;
+    bool system;
+  };
+  void drop_cancelled() {
+    while (!heap_.empty() && !live_.count(heap_.top().id)) heap_.pop();
+  }
+
+  World& world_;
+  World::Party& party_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> heap_;
+  std::unordered_map<TimerId, Armed> live_;
+  TimerId next_id_ = 1;
+};
+
+struct World::Party {
+  Address address;
+  std::string name;
+  sg4::Host* host = nullptr;
+  sg4::Mailbox* mailbox = nullptr;
+  RoleFactory factory;
+  std::unique_ptr<PartyEnv> env;  // declared before role: the role refers to it
+  std::unique_ptr<Role> role;
+  bool up = false;         // the process is running and answering
+  bool listening = false;  // its actor receives (a down party still receives, to refuse)
+  std::set<Address> peers; // connections that break when it goes down
+  Envelope* incoming = nullptr;
+};
+
+struct World::Quiescence {
+  sg4::MutexPtr mutex = sg4::Mutex::create();
+  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
+};
+
+Address PartyEnv::self() const { return party_.address; }
+void PartyEnv::send(Address to, Message msg) { world_.send(party_, to, std::move(msg)); }
+
+World::World(const Cluster& cluster, Machine machine, WorldOptions options, EventLogWriter* log)
+    : cluster_(cluster), machine_(std::move(machine)), options_(options), log_(log) {
+  daemons_.resize(cluster_.size());
+}
+
+World::~World() = default;
+
+void World::add_party(Address address, std::string name, sg4::Host* host, RoleFactory factory,
+                      std::vector<std::pair<double, bool>> schedule) {
+  auto p = std::make_unique<Party>();
+  p->address = address;
+  p->name = std::move(name);
+  p->host = host;
+  p->mailbox = sg4::Mailbox::by_name(p->name);
+  p->factory = std::move(factory);
+  p->env = std::make_unique<PartyEnv>(*this, *p);
+  p->listening = true;
+  for (const auto& [at, up] : schedule) {
+    Party* party = p.get();
+    p->env->arm(at, [this, party, up = up] { up ? go_up(*party) : go_down(*party); }, true);
+  }
+  parties_.push_back(std::move(p));
+}
+
+void World::set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory) {
+  daemon_factory_ = std::move(factory);
+}
+
+World::Party* World::find(Address a) const {
+  if (a.kind == PartyKind::Daemon) return a.index < daemons_.size() ? daemons_[a.index].get() : nullptr;
+  for (const auto& p : parties_)
+    if (p->address == a) return p.get();
+  return nullptr;
+}
+
+Role* World::role(Address a) const {
+  Party* p = find(a);
+  return p ? p->role.get() : nullptr;
+}
+
+std::string_view World::name_of(Address a) const {
+  switch (a.kind) {
+    case PartyKind::Controller: return "controller";
+    case PartyKind::Scheduler: return "scheduler";
+    case PartyKind::Daemon:
+      if (const Party* p = find(a)) return p->name;
+      return a.index < cluster_.size() ? std::string_view(cluster_.node(a.index).name) : "daemon:?";
+    case PartyKind::Requestor:
+      if (const Party* p = find(a)) return p->name;
+      return "requestor:?";
+  }
+  return "?";
+}
+
+void World::log(const Party& p, const Event& e) { log_->write(sg4::Engine::get_clock(), p.name, e); }
+
+void World::work_done() {
+  if (--pending_ == 0) quiet_->cv->notify_all();
+}
+
+void World::run() {
+  quiet_ = std::make_unique<Quiescence>();
+  for (auto& p : parties_) {
+    Party* party = p.get();
+    sg4::Actor::create(p->name, p->host, [this, party] { party_main(*party); });
+  }
+  // The run ends when the flow is quiet: nothing in flight, no timer armed, no daemon starting.
+  sg4::Actor::create("pmixflow-main", machine_.login, [this] {
+    std::unique_lock lock(*quiet_->mutex);
+    while (pending_ > 0) quiet_->cv->wait(lock);
+  });
+  sg4::Engine::get_instance()->run();
+  stats_.end_time = sg4::Engine::get_clock();
+}
+
+void World::party_main(Party& p) {
+  sg4::Actor::self()->daemonize();
+  serve(p);
+}
+
+void World::serve(Party& p) {
+  std::vector<sg4::CommPtr> receive{p.mailbox->get_async<Envelope>(&p.incoming)};
+  while (p.listening) {
+    if (sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0) {
+      p.env->fire_due();
+      continue;
+    }
+    std::unique_ptr<Envelope> env(p.incoming);
+    p.incoming = nullptr;
+    if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
+    if (!p.up) {
+      bounce(p, env->from, env->msg);
+    } else {
+      p.peers.insert(env->from);
+      const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
+      p.role->handle(env->from, std::move(env->msg));
+      if (shutdown) {
+        p.up = false;
+        p.listening = false;
+        p.env->clear_role_timers();
+      }
+    }
+    work_done();
+    if (p.listening) receive[0] = p.mailbox->get_async<Envelope>(&p.incoming);
+  }
+  // Gone for good (a daemon that exited): whatever was already sent here is refused.
+  while (!p.mailbox->empty()) {
+    auto* env = p.mailbox->get<Envelope>();
+    std::unique_ptr<Envelope> owned(env);
+    bounce(p, owned->from, owned->msg);
+    work_done();
+  }
+}
+
+void World::go_up(Party& p) {
+  if (p.up) return;
+  if (!p.role) p.role = p.factory(*p.env);
+  p.up = true;
+  if (log_) log(p, Event("party.up"));
+  p.role->start();
+}
+
+void World::go_down(Party& p) {
+  if (!p.up) return;
+  p.up = false;
+  p.env->clear_role_timers();
+  if (log_) log(p, Event("party.down"));
+  // Its connections break: every peer learns it at once, as from a closed socket.
+  for (Address peer : p.peers) send(p, peer, PeerLost{p.address});
+  p.peers.clear();
+}
+
+void World::bounce(Party& p, Address sender, const Message& msg) {
+  if (is_notice(msg)) return;
+  const std::string* corr = message_corr(msg);
+  send(p, sender, Unreachable{p.address, kind_of(msg), message_id(msg), corr ? *corr : std::string()});
+}
+
+void World::send(Party& from, Address to, Message&& msg) {
+  Party* dest = find(to);
+  if (log_) log(from, describe_hop("send", "to", name_of(to), msg));
+  if (!dest || !dest->listening) {
+    // Nobody there at all: the sender is refused at once.
+    if (is_notice(msg)) return;
+    const std::string* corr = message_corr(msg);
+    Unreachable refused{to, kind_of(msg), message_id(msg), corr ? *corr : std::string()};
+    Party* sender = &from;
+    from.env->after(0, [this, sender, to, refused]() mutable {
+      if (log_) log(*sender, describe_hop("recv", "from", name_of(to), Message(refused)));
+      if (sender->up) sender->role->handle(to, Message(std::move(refused)));
+    });
+    return;
+  }
+  const std::uint64_t size = wire_size(msg);
+  ++stats_.messages;
+  stats_.bytes += size;
+  work_added();
+  auto* env = new Envelope{from.address, std::move(msg)};
+  dest->mailbox->put_init(env, size)->detach(delete_envelope);
+}
+
+void World::start_daemon(NodeId node) {
+  auto& slot = daemons_.at(node);
+  if (slot && slot->listening) return;
+  if (!slot) {
+    slot = std::make_unique<Party>();
+    slot->address = Address::daemon(node);
+    slot->name = "daemon:" + cluster_.node(node).name;
+    slot->host = node == Cluster::kHead ? machine_.head : machine_.compute.at(node - 1);
+    slot->mailbox = sg4::Mailbox::by_name(slot->name);
+    slot->env = std::make_unique<PartyEnv>(*this, *slot);
+    slot->factory = [this, node](Env& env) { return daemon_factory_(env, node); };
+  }
+  slot->role.reset();  // a restarted daemon starts afresh
+  slot->listening = true;
+  ++stats_.daemons_started;
+  work_added();
+  Party* p = slot.get();
+  sg4::Actor::create(p->name, p->host, [this, p] {
+    sg4::Actor::self()->daemonize();
+    // The launch crosses the network from the head node; then the daemon starts up, wires
+    // up and reports in (its DaemonReady is a real message back).
+    sg4::Comm::sendto(machine_.head, p->host, options_.daemon_launch_bytes);
+    sg4::this_actor::sleep_for(options_.daemon_startup_s);
+    go_up(*p);
+    work_done();
+    serve(*p);
+  });
+}
+
+}  // namespace pmixflow::sim

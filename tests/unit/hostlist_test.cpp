@@ -1,0 +1,481 @@
+#include "pmixflow/hostlist.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace pmixflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+// gmock is not linked, so a substring check that prints both sides when it fails.
+::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
+
+// Runs `f`, which must throw InputError, and hands the error back for inspection; a missing
+// throw fails the test rather than returning a default.
+InputError expect_input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "expected InputError";
+  return InputError("", 0, "", "none thrown");
+}
+
+// Each test gets its own directory, so parallel ctest runs never share hostfiles.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::string tag = std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+                            std::to_string(std::random_device{}());
+    path_ = fs::temp_directory_path() / ("pmixflow_hostlist_" + tag);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  std::string write(const std::string& name, const std::string& content) const {
+    const auto file = path_ / name;
+    std::ofstream(file) << content;
+    return file.string();
+  }
+  std::string dir() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) {
+  return {std::move(name), slots};
+}
+
+// ---------------------------------------------------------------------------------------------
+// parse_host_list
+
+TEST(HostList, NamesInOrderWithWhitespaceTrimmed) {
+  const auto spec = parse_host_list("  n01 , n02,\tn-3_x.y ", HostUse::Host);
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02"), host("n-3_x.y")}));
+  EXPECT_FALSE(spec.all);
+  EXPECT_TRUE(spec.relative.empty());
+  EXPECT_FALSE(spec.empty);
+  EXPECT_FALSE(spec.empty_count);
+  EXPECT_TRUE(spec.excluded.empty());
+}
+
+TEST(HostList, SlotCountsForHostAndNodeList) {
+  for (const auto use : {HostUse::Host, HostUse::NodeList}) {
+    const auto spec = parse_host_list("n01:4,n02,n03:16", use);
+    EXPECT_EQ(spec.hosts, (std::vector{host("n01", 4), host("n02"), host("n03", 16)}));
+  }
+}
+
+TEST(HostList, SlotCountRefusedForActivate) {
+  const auto e = expect_input_error([] { parse_host_list("n01,n02:4", HostUse::Activate, "PMIX_HOST"); });
+  EXPECT_EQ(e.file(), "PMIX_HOST");
+  EXPECT_EQ(e.line(), 0u);
+  EXPECT_EQ(e.field(), "n02:4");
+  EXPECT_TRUE(Contains(e.detail(), "activation cannot change slot counts"));
+}
+
+TEST(HostList, BadSlotCountsRefused) {
+  for (const char* text : {"n01:0", "n01:", "n01:-1", "n01:+2", "n01:4x", "n01:1.5", "n01:99999999999"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host); });
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "positive integer")) << text;
+  }
+}
+
+TEST(HostList, PlusAllAndRelative) {
+  for (const auto use : {HostUse::Host, HostUse::Activate}) {
+    const auto spec = parse_host_list("+n2,+all,n05,+n0", use);
+    EXPECT_TRUE(spec.all);
+    EXPECT_EQ(spec.relative, (std::vector<std::uint32_t>{2, 0}));
+    EXPECT_EQ(spec.hosts, (std::vector{host("n05")}));
+  }
+}
+
+TEST(HostList, RelativeNeedsNonNegativeInteger) {
+  for (const char* text : {"+n", "+n-1", "+nx", "+n1.0", "+n 1"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host); });
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "+nK")) << text;
+  }
+}
+
+TEST(HostList, EmptyNodesForHost) {
+  auto spec = parse_host_list("+e", HostUse::Host);
+  EXPECT_TRUE(spec.empty);
+  EXPECT_FALSE(spec.empty_count);
+
+  spec = parse_host_list("n01,+e:3", HostUse::Host);
+  EXPECT_TRUE(spec.empty);
+  EXPECT_EQ(spec.empty_count, 3u);
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01")}));
+}
+
+TEST(HostList, EmptyNodesBadCount) {
+  for (const char* text : {"+e:", "+e:0", "+e:x", "+e3", "+ex"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host); });
+    EXPECT_EQ(e.field(), text);
+  }
+}
+
+TEST(HostList, EmptyNodesRefusedForActivate) {
+  for (const char* text : {"+e", "+e:2"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Activate); });
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "already in the DVM"));
+    EXPECT_TRUE(Contains(e.detail(), "start"));
+  }
+}
+
+TEST(HostList, NodeListTakesNamesOnly) {
+  for (const char* text : {"+e", "+e:2", "+n0", "+all", "file=hosts"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::NodeList, "PMIX_ALLOC_NODE_LIST"); });
+    EXPECT_EQ(e.file(), "PMIX_ALLOC_NODE_LIST");
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "not allowed in a node list")) << text;
+  }
+}
+
+TEST(HostList, UnknownPlusFormRefused) {
+  for (const char* text : {"+foo", "+", "+All", "+alll"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host); });
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "unknown host form")) << text;
+  }
+}
+
+TEST(HostList, EmptyEntriesRefused) {
+  for (const char* text : {"", "  ", "n01,,n02", ",n01", "n01,", "n01, ,n02"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host, "--host"); });
+    EXPECT_EQ(e.file(), "--host");
+    EXPECT_TRUE(Contains(e.detail(), "empty entry")) << '"' << text << '"';
+  }
+}
+
+TEST(HostList, InvalidNamesNamed) {
+  for (const char* text : {"n 01", "n01/x", "n@01", "^n01", "n01=4", ":4"}) {
+    const auto e = expect_input_error([&] { parse_host_list(text, HostUse::Host); });
+    EXPECT_EQ(e.field(), text);
+    EXPECT_TRUE(Contains(e.detail(), "not a valid host name")) << text;
+    EXPECT_TRUE(Contains(std::string(e.what()), text));
+  }
+}
+
+TEST(HostList, FileEntryExpandedInPlace) {
+  TempDir tmp;
+  const auto path = tmp.write("hosts", "n02 slots=2\nn03\n^n09\n");
+  const auto spec = parse_host_list("n01,file=" + path + ",n04:1", HostUse::Host);
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02", 2), host("n03"), host("n04", 1)}));
+  EXPECT_EQ(spec.excluded, (std::vector<std::string>{"n09"}));
+}
+
+TEST(HostList, FileEntryRelativeToBaseDir) {
+  TempDir tmp;
+  tmp.write("rel_hosts", "n07\n");
+  const auto spec = parse_host_list("file=rel_hosts", HostUse::Activate, "scenario", tmp.dir());
+  EXPECT_EQ(spec.hosts, (std::vector{host("n07")}));
+}
+
+TEST(HostList, FileEntryAbsolutePathIgnoresBaseDir) {
+  TempDir tmp;
+  const auto path = tmp.write("abs_hosts", "n08\n");
+  const auto spec = parse_host_list("file=" + path, HostUse::Host, "x", "/nonexistent/base");
+  EXPECT_EQ(spec.hosts, (std::vector{host("n08")}));
+}
+
+TEST(HostList, FileEntryForActivateDropsSlotsButRefusesColon) {
+  TempDir tmp;
+  const auto ok = tmp.write("ok", "n01 slots=8 max_slots=16\n");
+  EXPECT_EQ(parse_host_list("file=" + ok, HostUse::Activate).hosts, (std::vector{host("n01")}));
+
+  const auto bad = tmp.write("bad", "n01\nn02:4\n");
+  const auto e = expect_input_error([&] { parse_host_list("file=" + bad, HostUse::Activate); });
+  EXPECT_EQ(e.file(), bad);
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.field(), "n02:4");
+  EXPECT_TRUE(Contains(e.detail(), "activation cannot change slot counts"));
+}
+
+TEST(HostList, FileEntryMissingFileNamesPath) {
+  TempDir tmp;
+  const auto e = expect_input_error([&] { parse_host_list("file=missing", HostUse::Host, "--host", tmp.dir()); });
+  const auto expected = (fs::path(tmp.dir()) / "missing").string();
+  EXPECT_EQ(e.file(), expected);
+  EXPECT_TRUE(Contains(e.detail(), expected));
+}
+
+TEST(HostList, FileEntryWithoutPathRefused) {
+  const auto e = expect_input_error([] { parse_host_list("file=", HostUse::Host); });
+  EXPECT_EQ(e.field(), "file=");
+  EXPECT_TRUE(Contains(e.detail(), "needs a path"));
+}
+
+TEST(HostList, FormatRoundTrips) {
+  const std::vector hosts{host("n01", 4), host("n02"), host("n03", 1)};
+  EXPECT_EQ(format_host_list(hosts), "n01:4,n02,n03:1");
+  EXPECT_EQ(parse_host_list(format_host_list(hosts), HostUse::NodeList).hosts, hosts);
+  EXPECT_EQ(format_host_list({}), "");
+}
+
+TEST(HostList, MergeAppendsAndOrs) {
+  HostSpec a;
+  a.hosts = {host("n01")};
+  a.relative = {1};
+  a.excluded = {"x1"};
+  a.empty_count = 2;
+  HostSpec b;
+  b.hosts = {host("n02", 3)};
+  b.all = true;
+  b.relative = {0};
+  b.empty = true;
+  b.excluded = {"x2"};
+
+  merge_host_specs(a, b);
+  EXPECT_EQ(a.hosts, (std::vector{host("n01"), host("n02", 3)}));
+  EXPECT_EQ(a.relative, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_EQ(a.excluded, (std::vector<std::string>{"x1", "x2"}));
+  EXPECT_TRUE(a.all);
+  EXPECT_TRUE(a.empty);
+  EXPECT_EQ(a.empty_count, 2u) << "an unset count in `more` must not clear ours";
+
+  HostSpec c;
+  c.empty_count = 5;
+  merge_host_specs(a, c);
+  EXPECT_EQ(a.empty_count, 5u);
+  EXPECT_TRUE(a.all) << "OR never clears a flag";
+}
+
+// ---------------------------------------------------------------------------------------------
+// parse_hostfile
+
+TEST(HostFile, CommentsBlankLinesSlotsAndExclusions) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile",
+                              "# cluster A\n"
+                              "\n"
+                              "n01 slots=4\n"
+                              "   n02   max_slots=8   slots=2   # trailing comment\n"
+                              "\t\n"
+                              "n03\n"
+                              "n04:6\n"
+                              "^n05\n"
+                              "^n06   # gone for maintenance\n"
+                              "n07 max_slots=2");  // no final newline
+  const auto spec = parse_hostfile(path, HostUse::Host);
+  EXPECT_EQ(spec.hosts,
+            (std::vector{host("n01", 4), host("n02", 2), host("n03"), host("n04", 6), host("n07")}));
+  EXPECT_EQ(spec.excluded, (std::vector<std::string>{"n05", "n06"}));
+  EXPECT_FALSE(spec.all);
+  EXPECT_TRUE(spec.relative.empty());
+}
+
+TEST(HostFile, ActivateReadsButIgnoresSlots) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "n01 slots=4\nn02\n^n03\n");
+  const auto spec = parse_hostfile(path, HostUse::Activate);
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02")}));
+  EXPECT_EQ(spec.excluded, (std::vector<std::string>{"n03"}));
+}
+
+TEST(HostFile, ActivateStillValidatesSlots) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "n01 slots=zero\n");
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Activate); });
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_EQ(e.field(), "slots=zero");
+}
+
+TEST(HostFile, UnknownTokenNamesFileLineAndField) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "# header\nn01 slots=2\n\nn02 cores=4\n");
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+  EXPECT_EQ(e.file(), path);
+  EXPECT_EQ(e.line(), 4u);
+  EXPECT_EQ(e.field(), "cores=4");
+  EXPECT_TRUE(Contains(e.detail(), "unknown token"));
+  EXPECT_TRUE(Contains(std::string(e.what()), path + ":4"));
+}
+
+TEST(HostFile, BadSlotValues) {
+  TempDir tmp;
+  for (const char* token : {"slots=0", "slots=", "slots=-2", "max_slots=0", "max_slots=x"}) {
+    const auto path = tmp.write("hostfile", std::string("n01\nn02 ") + token + "\n");
+    const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+    EXPECT_EQ(e.line(), 2u) << token;
+    EXPECT_EQ(e.field(), token);
+    EXPECT_TRUE(Contains(e.detail(), "positive integer")) << token;
+  }
+}
+
+TEST(HostFile, SlotsGivenTwiceRefused) {
+  TempDir tmp;
+  for (const char* line : {"n01 slots=2 slots=3", "n01:2 slots=3"}) {
+    const auto path = tmp.write("hostfile", std::string(line) + "\n");
+    const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_TRUE(Contains(e.detail(), "given twice")) << line;
+  }
+}
+
+TEST(HostFile, ColonSlotsRefusedForActivate) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "n01\n# n02:4 in a comment is fine\nn03:4\n");
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Activate); });
+  EXPECT_EQ(e.line(), 3u);
+  EXPECT_EQ(e.field(), "n03:4");
+  EXPECT_TRUE(Contains(e.detail(), "activation cannot change slot counts"));
+}
+
+TEST(HostFile, InvalidNamesAndListFormsRefused) {
+  TempDir tmp;
+  for (const char* line : {"n0!1", "+all", "file=other", "^", "^n@1"}) {
+    const auto path = tmp.write("hostfile", std::string("n01\n") + line + "\n");
+    const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 2u) << line;
+    EXPECT_EQ(e.field(), line);
+    EXPECT_TRUE(Contains(e.detail(), "not a valid host name")) << line;
+  }
+}
+
+TEST(HostFile, ExclusionTakesNoOtherFields) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "^n01 slots=2\n");
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_EQ(e.field(), "slots=2");
+}
+
+TEST(HostFile, NodeListRefusesExclusions) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "n01 slots=2\n^n02\n");
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::NodeList); });
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_TRUE(Contains(e.detail(), "not allowed in a node list"));
+}
+
+TEST(HostFile, EmptyFileSelectsNothing) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "# nothing here\n\n");
+  EXPECT_EQ(parse_hostfile(path, HostUse::Host), HostSpec{});
+}
+
+TEST(HostFile, MissingFileNamesPath) {
+  TempDir tmp;
+  const auto path = tmp.dir() + "/does-not-exist";
+  const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+  EXPECT_EQ(e.file(), path);
+  EXPECT_EQ(e.line(), 0u);
+  EXPECT_TRUE(Contains(e.detail(), path));
+}
+
+TEST(HostFile, DirectoryRefused) {
+  TempDir tmp;
+  const auto e = expect_input_error([&] { parse_hostfile(tmp.dir(), HostUse::Host); });
+  EXPECT_EQ(e.file(), tmp.dir());
+  EXPECT_TRUE(Contains(e.detail(), "directory"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// resolve_hosts
+
+std::vector<std::string> allocated_nodes() { return {"n01", "n02", "n03", "n04", "n05"}; }
+
+TEST(Resolve, NamedHostsInOrderGiven) {
+  const auto spec = parse_host_list("n04,n01", HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n04", "n01"}));
+}
+
+TEST(Resolve, RelativeCountsFromZero) {
+  const auto spec = parse_host_list("+n0,+n4,+n2", HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01", "n05", "n03"}));
+}
+
+TEST(Resolve, NamedThenRelativeThenAll) {
+  const auto spec = parse_host_list("+all,+n3,n02", HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()),
+            (std::vector<std::string>{"n02", "n04", "n01", "n03", "n05"}));
+}
+
+TEST(Resolve, AllSelectsEveryAllocatedNode) {
+  const auto spec = parse_host_list("+all", HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), allocated_nodes());
+  EXPECT_TRUE(resolve_hosts(spec, {}).empty()) << "+all of nothing is nothing, not an error";
+}
+
+TEST(Resolve, DedupeKeepsFirstMention) {
+  const auto spec = parse_host_list("n03,n01,n03,+n2,+n0,+n1", HostUse::Host);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n03", "n01", "n02"}));
+}
+
+TEST(Resolve, ExclusionsRemoveNodes) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "^n02\n^n04\n^not-allocated\n");
+  const auto spec = parse_host_list("+all,file=" + path, HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01", "n03", "n05"}));
+}
+
+TEST(Resolve, ExclusionBeatsExplicitName) {
+  TempDir tmp;
+  const auto path = tmp.write("hostfile", "n01\n^n01\nn02\n");
+  const auto spec = parse_hostfile(path, HostUse::Activate);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n02"}));
+}
+
+TEST(Resolve, MergedHostAndHostfile) {
+  TempDir tmp;
+  auto spec = parse_host_list("n05", HostUse::Activate, "PMIX_HOST");
+  merge_host_specs(spec, parse_hostfile(tmp.write("hf", "n01\n^n05\n"), HostUse::Activate));
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01"}));
+}
+
+TEST(Resolve, UnknownNodeRefused) {
+  const auto spec = parse_host_list("n01,n99", HostUse::Activate);
+  const auto e = expect_input_error([&] { resolve_hosts(spec, allocated_nodes(), "PMIX_HOST"); });
+  EXPECT_EQ(e.file(), "PMIX_HOST");
+  EXPECT_EQ(e.line(), 0u);
+  EXPECT_EQ(e.field(), "n99");
+  EXPECT_EQ(e.detail(), "node 'n99' is not in the allocation");
+}
+
+TEST(Resolve, RelativeOutOfRange) {
+  const auto spec = parse_host_list("+n5", HostUse::Activate);
+  const auto e = expect_input_error([&] { resolve_hosts(spec, allocated_nodes(), "PMIX_HOST"); });
+  EXPECT_EQ(e.file(), "PMIX_HOST");
+  EXPECT_EQ(e.field(), "+n5");
+  EXPECT_TRUE(Contains(e.detail(), "out of range"));
+  EXPECT_TRUE(Contains(e.detail(), "5 node"));
+  EXPECT_TRUE(Contains(e.detail(), "+n4"));
+}
+
+TEST(Resolve, RelativeOnEmptyAllocation) {
+  const auto spec = parse_host_list("+n0", HostUse::Activate);
+  const auto e = expect_input_error([&] { resolve_hosts(spec, {}); });
+  EXPECT_TRUE(Contains(e.detail(), "0 node"));
+  EXPECT_EQ(e.file(), "host list");
+}
+
+TEST(Resolve, EmptyNodesLeftToCaller) {
+  const auto spec = parse_host_list("n02,+e:2", HostUse::Host);
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n02"}));
+}
+
+}  // namespace
+}  // namespace pmixflow
