@@ -171,9 +171,9 @@ class LineReader {
 };
 
 void parse_header(const json& h, const LineReader& r, Scenario& sc) {
-  r.only(h, {"format", "version", "name", "description", "controller", "scheduler"}, "");
-  if (h.value("format", "") != kScenarioFormat)
+  if (!h.contains("format") || h["format"] != kScenarioFormat)
     r.fail("format", "the first line must be the header {\"format\":\"pmixflow-scenario\",\"version\":1}");
+  r.only(h, {"format", "version", "name", "description", "controller", "scheduler"}, "");
   if (!h.contains("version") || !h["version"].is_number_integer() || h["version"].get<int>() != kScenarioVersion)
     r.fail("version", "this pmixflow reads scenario version " + std::to_string(kScenarioVersion));
   sc.name = r.string(h, "name", "");

@@ -52,16 +52,24 @@ NodeShape node_shape(const SimOptions& o) {
 Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
   if (c.via == "controller") return Address::controller();
   if (c.via == "scheduler") return Address::scheduler();
+  // A node by name, or by its place among the compute nodes (`+nK`, as in a --host list),
+  // so that one scenario runs on any platform.
   const std::string node = c.via.substr(7);
-  auto id = cluster.find(node);
-  if (!id) {
+  std::string name;
+  try {
+    const auto names = cluster.schedulable_names();
+    const auto chosen = resolve_hosts(parse_host_list(node, HostUse::Activate, "via"), names, "via");
+    if (chosen.size() != 1) throw InputError("via", 0, "", "names " + std::to_string(chosen.size()) + " nodes");
+    name = chosen.front();
+  } catch (const InputError& e) {
+    if (cluster.find(node) == Cluster::kHead)
+      throw InputError(sc.origin, c.line, "via", "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
     const auto& nodes = cluster.nodes();
     throw InputError(sc.origin, c.line, "via",
-                     "no compute node named '" + node + "' (nodes are " + nodes[1].name + " .. " + nodes.back().name + ")");
+                     "no single compute node '" + node + "': " + e.detail() + " (nodes are " + nodes[1].name + " .. " +
+                         nodes.back().name + ", or +n0 .. +n" + std::to_string(nodes.size() - 2) + ")");
   }
-  if (*id == Cluster::kHead)
-    throw InputError(sc.origin, c.line, "via", "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
-  return Address::daemon(*id);
+  return Address::daemon(*cluster.find(name));
 }
 
 std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
