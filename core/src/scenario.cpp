@@ -13,7 +13,8 @@
 namespace pmixflow {
 namespace {
 
-using json = nlohmann::json;
+// Ordered: info keys reach the wire in the order the file gives them, as a caller's array would.
+using json = nlohmann::ordered_json;
 
 class LineReader {
  public:

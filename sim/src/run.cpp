@@ -49,7 +49,8 @@ NodeShape node_shape(const SimOptions& o) {
   return builtin;
 }
 
-Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
+Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster,
+                    const std::vector<std::string>& names) {
   if (c.via == "controller") return Address::controller();
   if (c.via == "scheduler") return Address::scheduler();
   // A node by name, or by its place among the compute nodes (`+nK`, as in a --host list),
@@ -57,7 +58,6 @@ Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cl
   const std::string node = c.via.substr(7);
   std::string name;
   try {
-    const auto names = cluster.schedulable_names();
     const auto chosen = resolve_hosts(parse_host_list(node, HostUse::Activate, "via"), names, "via");
     if (chosen.size() != 1) throw InputError("via", 0, "", "names " + std::to_string(chosen.size()) + " nodes");
     name = chosen.front();
@@ -92,7 +92,10 @@ std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
 
 std::string fmt_seconds(double s) {
   std::ostringstream o;
-  o << std::setprecision(6) << s << " s";
+  o << std::setprecision(3);
+  if (s < 1e-3) o << s * 1e6 << " us";
+  else if (s < 1) o << s * 1e3 << " ms";
+  else o << std::setprecision(6) << s << " s";
   return o.str();
 }
 
@@ -129,13 +132,14 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   std::map<std::string, std::uint32_t> requestor_index;
   std::vector<std::string> requestor_names;
   std::vector<std::vector<PlannedCall>> plans;
+  const auto compute_names = cluster.schedulable_names();
   for (const auto& c : sc.calls) {
     auto [it, inserted] = requestor_index.emplace(c.requestor, static_cast<std::uint32_t>(requestor_names.size()));
     if (inserted) {
       requestor_names.push_back(c.requestor);
       plans.emplace_back();
     }
-    plans[it->second].push_back(PlannedCall{c.at, resolve_via(c, sc, cluster), c.call});
+    plans[it->second].push_back(PlannedCall{c.at, resolve_via(c, sc, cluster, compute_names), c.call});
   }
   ControllerConfig controller_config;
   controller_config.connect_to_scheduler = sc.connect_to_scheduler;

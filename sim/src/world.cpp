@@ -114,6 +114,7 @@ struct World::Party {
   bool listening = false;  // its actor receives (a down party still receives, to refuse)
   std::set<Address> peers; // connections that break when it goes down
   Envelope* incoming = nullptr;
+  sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
 };
 
 struct World::Quiescence {
@@ -299,19 +300,44 @@ void World::start_daemon(NodeId node) {
   }
   slot->role.reset();  // a restarted daemon starts afresh
   slot->listening = true;
+  if (!slot->came_up) slot->came_up = sg4::ConditionVariable::create();
   ++stats_.daemons_started;
   work_added();
   Party* p = slot.get();
-  sg4::Actor::create(p->name, p->host, [this, p] {
+  Party* parent = nullptr;
+  sg4::Host* from = launcher_for(node, &parent);
+  sg4::Actor::create(p->name, p->host, [this, p, parent, from] {
     sg4::Actor::self()->daemonize();
-    // The launch crosses the network from the head node; then the daemon starts up, wires
-    // up and reports in (its DaemonReady is a real message back).
-    sg4::Comm::sendto(machine_.head, p->host, options_.daemon_launch_bytes);
+    if (parent) {
+      // Tree spawn: a daemon launches its children once it is up itself.
+      std::unique_lock lock(*quiet_->mutex);
+      while (!parent->up) parent->came_up->wait(lock);
+    }
+    // The launch crosses the network from its launcher; then the daemon starts up, wires up
+    // and reports in to the controller (its DaemonReady is a real message).
+    sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
     sg4::this_actor::sleep_for(options_.daemon_startup_s);
     go_up(*p);
+    p->came_up->notify_all();
     work_done();
     serve(*p);
   });
+}
+
+sg4::Host* World::launcher_for(NodeId node, Party** parent) {
+  const double now = sg4::Engine::get_clock();
+  if (now != wave_time_) {
+    wave_time_ = now;
+    wave_.clear();
+  }
+  wave_.push_back(node);
+  // Position i (from 1) in a radix tree rooted at the head node: parent (i - 1) / radix.
+  const std::size_t i = wave_.size();
+  const std::size_t radix = std::max<std::uint32_t>(1, options_.launch_radix);
+  const std::size_t up = (i - 1) / radix;
+  if (up == 0) return machine_.head;
+  *parent = daemons_[wave_[up - 1]].get();
+  return (*parent)->host;
 }
 
 }  // namespace pmixflow::sim

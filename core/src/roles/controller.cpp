@@ -54,7 +54,7 @@ void Controller::start() {
   std::vector<std::pair<NodeId, std::uint32_t>> initial;
   for (NodeId n : config_.initial_dvm)
     if (n != Cluster::kHead) initial.emplace_back(n, 0);
-  grow_dvm(initial, "", "dvm-start");
+  grow_dvm(initial, "", "dvm-start", "");
   if (config_.connect_to_scheduler) {
     // Optional connection: the RM starts whether or not a scheduler is there.
     InfoList info;
@@ -176,9 +176,10 @@ void Controller::attach_scheduler(std::string_view how) {
   if (scheduler_attached_) return;
   scheduler_attached_ = true;
   if (env_.logging()) env_.log(Event("scheduler.attached").str("how", how));
-  release_held();
+  // Completions first: the scheduler decides the held requests on a true view of what is free.
   for (auto& complete : held_completes_) env_.send(Address::scheduler(), std::move(complete));
   held_completes_.clear();
+  release_held();
 }
 
 void Controller::detach_scheduler() {
@@ -316,7 +317,7 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
   auto [it, inserted] = sessions_.emplace(id, std::move(s));
   Session& session = it->second;
   arm_limit(session);
-  const bool growing = grow_dvm(session.nodes, session.alloc_id, session.corr);
+  const bool growing = grow_dvm(session.nodes, session.alloc_id, session.corr, session.req_id);
   if (!session.has_apps) {
     // A standing reservation: granted now; its daemons are reported by PMIX_DVM_IS_READY.
     InfoList info;
@@ -394,7 +395,7 @@ Status Controller::extend(Session& s, const InfoList& d) {
         if (env_.logging()) log_node(n);
       }
       changed = !added.empty();
-      grow_dvm(added, s.alloc_id, s.corr);
+      grow_dvm(added, s.alloc_id, s.corr, s.req_id);
     }
     std::optional<double> limit = read_alloc_time(d);
     if (auto t = d.get_uint(key::TIMEOUT)) limit = static_cast<double>(*t);
@@ -435,6 +436,13 @@ void Controller::reclaim(Session& s) {
     env_.log(Event("session.reclaimed").uint("session", s.id).str("alloc", s.alloc_id).str("corr", s.corr)
                  .str("nodes_to", keep_daemons ? "dvm-pool" : "scheduler").uint("jobs", s.ended_jobs.size()));
   const std::uint32_t id = s.id;
+  // An instantiation still waiting for its launch is answered with how its job ended.
+  Status unlaunched = Status::ErrJobKilledByCmd;
+  for (const auto& item : s.ended_jobs.items)
+    if (const auto* st = std::get<InfoList>(item.value).get<Status>(key::JOB_TERM_STATUS); st && *st != Status::Success) {
+      unlaunched = *st;
+      break;
+    }
   if (s.by_scheduler) {
     InfoList d;
     d.add(key::SESSION_COMPLETE, true).add(key::SESSION_ID, s.id).add(key::ALLOC_ID, s.alloc_id);
@@ -445,7 +453,7 @@ void Controller::reclaim(Session& s) {
     else held_completes_.push_back(std::move(complete));
   }
   for (const auto& origin : s.terminate_answers) answer(origin, Status::Success);
-  if (s.instantiate_answer) answer(*s.instantiate_answer, Status::ErrJobKilledByCmd);
+  if (s.instantiate_answer) answer(*s.instantiate_answer, unlaunched);
   sessions_.erase(id);
 }
 
@@ -458,10 +466,11 @@ void Controller::answer(const Origin& origin, Status status, InfoList info) {
 // ---------------------------------------------------------------- DVM and jobs (FLOW.md §6)
 
 bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes, const std::string& alloc_id,
-                          const std::string& corr) {
+                          const std::string& corr, const std::string& req_id) {
   DvmChange change;
   change.corr = corr;
   if (!alloc_id.empty()) change.alloc_ids.push_back(alloc_id);
+  if (!req_id.empty()) change.req_ids.push_back(req_id);
   for (const auto& [n, k] : nodes) {
     if (nodes_[n].daemon == DaemonState::Up) continue;
     if (nodes_[n].daemon != DaemonState::Starting) {
@@ -504,6 +513,7 @@ void Controller::finish_changes() {
     const Status code = it->failed ? Status::ErrDvmMod : Status::DvmIsReady;
     InfoList info;
     for (const auto& a : it->alloc_ids) info.add(key::ALLOC_ID, a);
+    for (const auto& r : it->req_ids) info.add(key::ALLOC_REQ_ID, r);
     if (env_.logging()) env_.log(Event("dvm.ready").str("corr", it->corr).status("code", code).info("info", info));
     if (scheduler_attached_) env_.send(Address::scheduler(), Notification{code, std::move(info), it->corr});
     it = changes_.erase(it);
@@ -521,21 +531,21 @@ void Controller::launch(Job& job) {
   if (env_.logging()) env_.log(Event("job.launch").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).uint("daemons", job.placement.size()));
   // Each daemon runs its share; a daemon hosting ranks of several apps runs them together.
   std::uint32_t rank = 0;
+  std::vector<NodeId> unreachable;
   for (const auto& [n, procs] : job.placement) {
     App local = job.apps.front();
     for (const auto& app : job.apps) {
       local.runtime_s = std::max(local.simulated_runtime(), app.simulated_runtime());
       if (local.exit_code == 0) local.exit_code = app.exit_code;
     }
-    if (nodes_[n].daemon != DaemonState::Up) {
-      // Its daemon never came up: these ranks cannot start.
-      ProcsEnded failed{job.nspace, n, Status::ErrJobFailedToLaunch, 0};
-      on_procs_ended(failed);
-      continue;
-    }
-    env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
+    if (nodes_[n].daemon != DaemonState::Up) unreachable.push_back(n);
+    else env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
     rank += procs;
   }
+  // Ranks whose daemon never came up cannot start; the job may end here, so it is looked up
+  // again rather than held by reference.
+  const std::string nspace = job.nspace;
+  for (NodeId n : unreachable) on_procs_ended(ProcsEnded{nspace, n, Status::ErrJobFailedToLaunch, 0});
 }
 
 void Controller::on_procs_started(const ProcsStarted& m) {

@@ -18,10 +18,15 @@ void Daemon::handle(Address from, Message&& msg) {
         } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse>) {
           carry_back(std::move(m));
         } else if constexpr (std::is_same_v<T, ConnectRequest>) {
-          // Only the system controller accepts a scheduler's declaration (FLOW.md §3).
-          if (env_.logging())
-            env_.log(Event("scheduler.refused").str("from", env_.name_of(from)).str("reason", "not the controller"));
-          env_.send(from, ConnectResponse{m.id, Status::ErrNotSupported});
+          // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any
+          // other tool may connect to its local server.
+          if (m.info.flag(key::SERVER_SCHEDULER)) {
+            if (env_.logging())
+              env_.log(Event("scheduler.refused").str("from", env_.name_of(from)).str("reason", "not the controller"));
+            env_.send(from, ConnectResponse{m.id, Status::ErrNotSupported});
+          } else {
+            env_.send(from, ConnectResponse{m.id, Status::Success});
+          }
         } else if constexpr (std::is_same_v<T, LaunchProcs>) {
           launch(std::move(m));
         } else if constexpr (std::is_same_v<T, KillProcs>) {
@@ -29,8 +34,11 @@ void Daemon::handle(Address from, Message&& msg) {
         } else if constexpr (std::is_same_v<T, DaemonShutdown>) {
           fail_pending(Status::ErrUnreach);
           if (env_.logging()) env_.log(Event("daemon.exit"));
-        } else if constexpr (std::is_same_v<T, Unreachable> || std::is_same_v<T, PeerLost>) {
-          fail_pending(Status::ErrUnreach);
+        } else if constexpr (std::is_same_v<T, Unreachable>) {
+          // The path above is gone; an answer a local caller could not take breaks nobody else's call.
+          if (m.to == Address::controller()) fail_pending(Status::ErrUnreach);
+        } else if constexpr (std::is_same_v<T, PeerLost>) {
+          if (m.peer == Address::controller()) fail_pending(Status::ErrUnreach);
         }
       },
       std::move(msg));

@@ -28,7 +28,9 @@ Scheduler::Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> p
   free_slots_.resize(cluster_.size(), 0);
   for (NodeId n = 0; n < cluster_.size(); ++n)
     if (cluster_.node(n).schedulable) free_slots_[n] = cluster_.node(n).slots;
-  total_ = free_total_ = cluster_.schedulable_slots();
+  total_ = free_total_ = whole_free_slots_ = cluster_.schedulable_slots();
+  for (const auto& n : cluster_.nodes()) schedulable_nodes_ += n.schedulable ? 1 : 0;
+  whole_free_nodes_ = schedulable_nodes_;
 }
 
 Scheduler::~Scheduler() = default;
@@ -37,6 +39,10 @@ void Scheduler::start() {
   // A (re)started scheduler has lost the calls that were in flight: their callers were told
   // PMIX_ERR_UNREACH when the connection broke. Allocations it granted are kept, as a real
   // scheduler recovers them from its own state.
+  for (const auto& q : queue_) {
+    records_[q.record].status = Status::ErrUnreach;
+    records_[q.record].ended = env_.now();
+  }
   queue_.clear();
   queue_view_.clear();
   outstanding_.clear();
@@ -135,7 +141,7 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
     need.reset();
   }
   if (!need) return answer(origin, why);
-  if (need->cpus > total_ || (need->nodes > 0 && need->nodes > cluster_.schedulable_names().size()))
+  if (need->cpus > total_ || need->nodes > schedulable_nodes_)
     return answer(origin, Status::ErrOutOfResource);  // could never be granted: refuse now, not never
 
   Queued q;
@@ -152,6 +158,7 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   q.time_limit = limit;
   for (const auto& item : req.info.items)
     if (item.key == key::SESSION_APP || item.key == key::SESSION_JOB) q.apps_and_job.items.push_back(item);
+  if (auto inheritance = req.info.get_uint(key::ALLOC_INHERITANCE)) q.inheritance = static_cast<std::uint32_t>(*inheritance);
   q.record = records_.size();
   AllocationRecord rec;
   rec.corr = req.corr;
@@ -206,6 +213,7 @@ void Scheduler::grant(Queued&& q) {
   resources.add(key::ALLOC_NODE_LIST, nodes).add(key::ALLOC_ID, alloc_id);
   if (!q.req_id.empty()) resources.add(key::ALLOC_REQ_ID, q.req_id);
   if (q.time_limit > 0) resources.add(key::ALLOC_TIME, format_alloc_time(q.time_limit));
+  if (q.inheritance) resources.add(key::ALLOC_INHERITANCE, *q.inheritance);
   InfoList directives;
   directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources));
   for (auto& item : q.apps_and_job.items) directives.items.push_back(std::move(item));
@@ -228,7 +236,13 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
   auto live_it = live_.find(out.alloc_id);
   switch (out.kind) {
     case CallKind::Instantiate: {
-      if (live_it == live_.end()) return answer(out.origin, Status::ErrNotFound);
+      if (live_it == live_.end()) {
+        // Already reclaimed (the RM's COMPLETE came first): the launch failed; say how.
+        if (resp.status == Status::Success) return answer(out.origin, Status::ErrNotFound);
+        for (auto& rec : records_)
+          if (rec.alloc_id == out.alloc_id) rec.status = resp.status;
+        return answer(out.origin, resp.status);
+      }
       Live& live = live_it->second;
       records_[live.record].status = resp.status;
       if (resp.status != Status::Success) {
@@ -393,17 +407,19 @@ void Scheduler::on_peer_lost(Address peer) {
 }
 
 bool Scheduler::fits(const Need& need) const {
-  if (need.nodes > 0 || config_.exclusive_nodes) {
-    std::uint64_t whole = 0, cpus = 0;
-    for (NodeId n = 0; n < cluster_.size(); ++n)
-      if (cluster_.node(n).schedulable && free_slots_[n] == cluster_.node(n).slots) {
-        ++whole;
-        cpus += free_slots_[n];
-        if (need.nodes > 0 ? whole >= need.nodes : cpus >= need.cpus) return true;
-      }
-    return false;
-  }
+  // Counters, not a scan: policies ask this for every queued request on every pass.
+  if (need.nodes > 0) return whole_free_nodes_ >= need.nodes;
+  if (config_.exclusive_nodes) return whole_free_slots_ >= need.cpus;
   return need.cpus <= free_total_;
+}
+
+void Scheduler::use_slots(NodeId n, std::uint32_t slots) {
+  if (free_slots_[n] == cluster_.node(n).slots) {
+    --whole_free_nodes_;
+    whole_free_slots_ -= free_slots_[n];
+  }
+  free_slots_[n] -= slots;
+  free_total_ -= slots;
 }
 
 std::vector<std::pair<NodeId, std::uint32_t>> Scheduler::take(const Need& need) {
@@ -417,14 +433,12 @@ std::vector<std::pair<NodeId, std::uint32_t>> Scheduler::take(const Need& need) 
       if (free_slots_[n] != cluster_.node(n).slots) continue;
       const std::uint32_t slots = free_slots_[n];
       out.emplace_back(n, slots);
-      free_slots_[n] = 0;
-      free_total_ -= slots;
+      use_slots(n, slots);
       left -= need.nodes > 0 ? 1 : std::min<std::uint64_t>(left, slots);
     } else {
       const auto slots = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, free_slots_[n]));
       out.emplace_back(n, slots);
-      free_slots_[n] -= slots;
-      free_total_ -= slots;
+      use_slots(n, slots);
       left -= slots;
     }
   }
@@ -435,6 +449,10 @@ void Scheduler::give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& n
   for (const auto& [n, slots] : nodes) {
     free_slots_[n] += slots;
     free_total_ += slots;
+    if (free_slots_[n] == cluster_.node(n).slots) {
+      ++whole_free_nodes_;
+      whole_free_slots_ += free_slots_[n];
+    }
   }
 }
 

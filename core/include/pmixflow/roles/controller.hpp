@@ -89,7 +89,8 @@ class Controller final : public Role {
   };
   struct DvmChange {
     std::vector<NodeId> pending;
-    std::vector<std::string> alloc_ids;
+    std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
+    std::vector<std::string> req_ids;
     std::string corr;
     bool failed = false;
   };
@@ -115,7 +116,8 @@ class Controller final : public Role {
   void answer(const Origin& origin, Status status, InfoList info = {});
 
   // DVM and jobs (FLOW.md §6)
-  bool grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes, const std::string& alloc_id, const std::string& corr);
+  bool grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes, const std::string& alloc_id,
+                const std::string& corr, const std::string& req_id);
   void on_daemon_ready(NodeId node);
   void on_daemon_failed(NodeId node);
   void finish_changes();

@@ -67,6 +67,7 @@ class Scheduler final : public Role {
     Need need;
     double time_limit = 0;
     InfoList apps_and_job;  // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
+    std::optional<std::uint32_t> inheritance;  // PMIX_ALLOC_INHERITANCE, passed on to the RM
     std::size_t record = 0;
   };
   struct Live {
@@ -103,6 +104,7 @@ class Scheduler final : public Role {
   bool fits(const Need& need) const;
   std::vector<std::pair<NodeId, std::uint32_t>> take(const Need& need);
   void give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes);
+  void use_slots(NodeId n, std::uint32_t slots);
   std::string node_list(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) const;
   void answer(const Origin& origin, Status status, InfoList info = {});
   std::uint64_t call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out);
@@ -119,6 +121,9 @@ class Scheduler final : public Role {
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t free_total_ = 0;
   std::uint64_t total_ = 0;
+  std::uint32_t schedulable_nodes_ = 0;
+  std::uint32_t whole_free_nodes_ = 0;   // nodes with every slot free
+  std::uint64_t whole_free_slots_ = 0;   // their slots
   std::vector<Queued> queue_;  // queue order: arrival
   std::vector<QueuedRequest> queue_view_;
   std::map<std::string, Live> live_;  // by alloc id

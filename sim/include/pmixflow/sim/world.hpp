@@ -25,6 +25,9 @@ namespace pmixflow::sim {
 struct WorldOptions {
   std::uint64_t daemon_launch_bytes = 16 * 1024;  // the launch command and its environment
   double daemon_startup_s = 0.05;                 // exec and initialisation of a daemon on its node
+  // Daemons started together are launched as PRRTE's tree spawn does: the head node launches
+  // the first `launch_radix`, each of those the next `launch_radix` once it is up, and so on.
+  std::uint32_t launch_radix = 64;
 };
 
 struct WorldStats {
@@ -67,6 +70,7 @@ class World {
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);
   void start_daemon(NodeId node);
+  simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
   void log(const Party& p, const Event& e);
   void work_added() { ++pending_; }
   void work_done();
@@ -79,6 +83,8 @@ class World {
   std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
+  double wave_time_ = -1;      // daemons started at the same instant form one launch tree
+  std::vector<NodeId> wave_;
   WorldStats stats_;
   struct Quiescence;
   std::unique_ptr<Quiescence> quiet_;

@@ -1,0 +1,190 @@
+// The requestor against a scripted Env: calls go out at their planned times, every answer
+// (or failure) is recorded once, with its latency.
+#include "pmixflow/roles/requestor.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fake_env.hpp"
+
+namespace pmixflow {
+namespace {
+
+using test::all_of;
+using test::FakeEnv;
+using test::only;
+
+const Proc kMe{"tool-7", 0};
+
+PlannedCall alloc_at(double at, Address via, std::string corr, Directive d = Directive::New) {
+  AllocRequest req;
+  req.directive = d;
+  req.info.add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
+  req.corr = std::move(corr);
+  return PlannedCall{at, via, req};
+}
+
+PlannedCall session_ctrl_at(double at, Address via, std::string corr) {
+  SessionCtrlRequest req;
+  req.session_id = 3;
+  req.directives.add(key::SESSION_TERMINATE, true);
+  req.corr = std::move(corr);
+  return PlannedCall{at, via, req};
+}
+
+class RequestorTest : public ::testing::Test {
+ protected:
+  FakeEnv env{Address::requestor(7)};
+};
+
+TEST_F(RequestorTest, CallsGoOutAtTheirPlannedTimesNotBefore) {
+  // Out of order in the plan; placed in time order, ties in plan order.
+  Requestor r(env, kMe,
+              {alloc_at(5, Address::controller(), "t#1"), session_ctrl_at(2, Address::daemon(1), "t#2"),
+               alloc_at(5, Address::scheduler(), "t#3", Directive::Release)});
+  r.start();
+  EXPECT_TRUE(env.take_sent().empty());
+  env.advance(1.999);
+  EXPECT_TRUE(env.take_sent().empty());
+  env.advance(0.001);
+  const auto first = only<SessionCtrlRequest>(env.take_sent(), Address::daemon(1));
+  EXPECT_EQ(first.corr, "t#2");
+  EXPECT_EQ(first.caller, kMe);  // the call carries the requestor's own identity
+  EXPECT_EQ(first.session_id, 3u);
+  EXPECT_TRUE(first.directives.flag(key::SESSION_TERMINATE));
+
+  env.advance(2.999);
+  EXPECT_TRUE(env.take_sent().empty());
+  env.advance(0.001);
+  const auto sent = env.take_sent();
+  ASSERT_EQ(sent.size(), 2u);
+  const auto allocs = all_of<AllocRequest>(sent);
+  ASSERT_EQ(allocs.size(), 2u);
+  EXPECT_EQ(allocs[0].first, Address::controller());
+  EXPECT_EQ(allocs[0].second.corr, "t#1");
+  EXPECT_EQ(allocs[0].second.directive, Directive::New);
+  EXPECT_EQ(allocs[1].first, Address::scheduler());
+  EXPECT_EQ(allocs[1].second.corr, "t#3");
+  EXPECT_EQ(allocs[1].second.directive, Directive::Release);
+  // Every call has its own id.
+  EXPECT_NE(allocs[0].second.id, allocs[1].second.id);
+  EXPECT_NE(allocs[0].second.id, first.id);
+
+  ASSERT_EQ(r.results().size(), 3u);
+  EXPECT_DOUBLE_EQ(r.results()[0].sent, 2.0);
+  EXPECT_DOUBLE_EQ(r.results()[1].sent, 5.0);
+  EXPECT_EQ(r.results()[0].what, "PMIX_SESSION_TERMINATE");
+  EXPECT_EQ(r.results()[1].what, "PMIX_ALLOC_NEW");
+  EXPECT_EQ(r.results()[2].what, "PMIX_ALLOC_RELEASE");
+  for (const auto& res : r.results()) EXPECT_EQ(res.answered, -1);  // nothing answered yet
+  EXPECT_EQ(env.count_events("call"), 3u);
+}
+
+TEST_F(RequestorTest, ACallPlannedInThePastGoesOutAtStartNotBefore) {
+  env.advance(10);
+  Requestor r(env, kMe, {alloc_at(4, Address::controller(), "t#1")});
+  r.start();
+  env.advance(0);
+  EXPECT_EQ(only<AllocRequest>(env.take_sent(), Address::controller()).corr, "t#1");
+  EXPECT_DOUBLE_EQ(r.results().at(0).sent, 10.0);
+}
+
+TEST_F(RequestorTest, AnswersAreRecordedWithStatusAndLatency) {
+  Requestor r(env, kMe, {alloc_at(1, Address::controller(), "t#1"), session_ctrl_at(2, Address::daemon(2), "t#2")});
+  r.start();
+  env.advance(2);
+  const auto sent = env.take_sent();
+  ASSERT_EQ(sent.size(), 2u);
+  const std::uint64_t alloc_id = message_id(sent[0].msg);
+  const std::uint64_t ctrl_id = message_id(sent[1].msg);
+
+  env.advance(1.5);  // t = 3.5
+  InfoList info;
+  info.add(key::ALLOC_ID, std::string("alloc-1"));
+  r.handle(Address::controller(), AllocResponse{alloc_id, Status::ErrOutOfResource, info, "t#1"});
+  env.advance(4);  // t = 7.5
+  r.handle(Address::daemon(2), SessionCtrlResponse{ctrl_id, Status::Success, {}, "t#2"});
+
+  const auto& res = r.results();
+  ASSERT_EQ(res.size(), 2u);
+  EXPECT_EQ(res[0].corr, "t#1");
+  EXPECT_EQ(res[0].status, Status::ErrOutOfResource);
+  EXPECT_EQ(res[0].info, info);
+  EXPECT_DOUBLE_EQ(res[0].answered - res[0].sent, 2.5);
+  EXPECT_EQ(res[1].corr, "t#2");
+  EXPECT_EQ(res[1].status, Status::Success);
+  EXPECT_DOUBLE_EQ(res[1].answered - res[1].sent, 5.5);
+
+  ASSERT_EQ(env.count_events("answer"), 2u);
+  std::size_t with_latency = 0;
+  for (const auto& e : env.events())
+    with_latency += e.kind == "answer" && e.fields.find("\"t#1\"") != std::string::npos &&
+                    e.fields.find("\"latency\":2.5") != std::string::npos;
+  EXPECT_EQ(with_latency, 1u);
+}
+
+TEST_F(RequestorTest, OnlyTheFirstAnswerCounts) {
+  Requestor r(env, kMe, {alloc_at(0, Address::controller(), "t#1")});
+  r.start();
+  env.advance(0);
+  const std::uint64_t id = message_id(env.take_sent().at(0).msg);
+  env.advance(1);
+  r.handle(Address::controller(), AllocResponse{id, Status::Success, {}, "t#1"});
+  env.advance(1);
+  r.handle(Address::controller(), AllocResponse{id, Status::ErrUnreach, {}, "t#1"});
+  r.handle(Address::controller(), PeerLost{Address::controller()});
+  EXPECT_EQ(r.results().at(0).status, Status::Success);
+  EXPECT_DOUBLE_EQ(r.results().at(0).answered, 1.0);
+}
+
+TEST_F(RequestorTest, LosingTheEntryPointFailsEveryCallThroughIt) {
+  Requestor r(env, kMe,
+              {alloc_at(1, Address::controller(), "t#1"), session_ctrl_at(1, Address::controller(), "t#2"),
+               alloc_at(1, Address::daemon(3), "t#3")});
+  r.start();
+  env.advance(1);
+  env.take_sent();
+  env.advance(1);
+  r.handle(Address::controller(), PeerLost{Address::controller()});
+  const auto& res = r.results();
+  ASSERT_EQ(res.size(), 3u);
+  EXPECT_EQ(res[0].status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(res[0].answered, 2.0);
+  EXPECT_EQ(res[1].status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(res[1].answered, 2.0);
+  EXPECT_EQ(res[2].answered, -1);  // another entry point: still waiting
+  EXPECT_TRUE(env.take_sent().empty());
+}
+
+TEST_F(RequestorTest, AnUnreachableCallIsAnsweredAlone) {
+  Requestor r(env, kMe, {alloc_at(1, Address::daemon(3), "t#1"), alloc_at(1, Address::daemon(3), "t#2")});
+  r.start();
+  env.advance(1);
+  const auto sent = env.take_sent();
+  ASSERT_EQ(sent.size(), 2u);
+  env.advance(0.25);
+  r.handle(Address::daemon(3), Unreachable{Address::daemon(3), MessageKind::AllocRequest, message_id(sent[1].msg), "t#2"});
+  const auto& res = r.results();
+  EXPECT_EQ(res[0].answered, -1);
+  EXPECT_EQ(res[1].status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(res[1].answered - res[1].sent, 0.25);
+}
+
+TEST_F(RequestorTest, EventsAreLoggedNotMistakenForAnswers) {
+  Requestor r(env, kMe, {alloc_at(0, Address::controller(), "t#1")});
+  r.start();
+  env.advance(0);
+  r.handle(Address::controller(), Notification{Status::DvmIsReady, {}, "t#1"});
+  EXPECT_EQ(r.results().at(0).answered, -1);
+  EXPECT_EQ(env.count_events("event.received"), 1u);
+}
+
+TEST(DescribeCall, NamesTheDirectiveOrTheSessionOperations) {
+  EXPECT_EQ(describe_call(AllocRequest{0, Directive::ReqCancel, {}, {}, ""}), "PMIX_ALLOC_REQ_CANCEL");
+  SessionCtrlRequest s;
+  s.directives.add(key::SESSION_EXTEND, true).add(key::SESSION_SEP, true).add(key::ALLOC_TIME, std::string("5"));
+  EXPECT_EQ(describe_call(s), "PMIX_SESSION_EXTEND+PMIX_SESSION_SEP");
+  EXPECT_EQ(describe_call(SessionCtrlRequest{}), "PMIx_Session_control");
+}
+
+}  // namespace
+}  // namespace pmixflow
