@@ -48,9 +48,16 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
                  "Seconds a daemon takes to start on its node once its launch has crossed the network.")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  sim.add_option("--jitter", o.jitter,
+                 "Relative spread of daemon and process start-up times, drawn from --seed (0.2: each takes up to 20% "
+                 "longer, as on a real machine where no two start at the same instant); default 0, exact.")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   sim.add_option("--contexts", o.contexts,
                  "SimGrid context factory (thread, ucontext, boost, raw); default from $PMIXFLOW_SIM_CONTEXTS, else "
                  "SimGrid's own. Use thread under AddressSanitizer.");
+  sim.add_option("--cfg", o.simgrid_cfg,
+                 "Extra SimGrid setting KEY:VALUE, as SimGrid's own --cfg (repeatable), e.g. contexts/stack-size:64.");
   sim.add_flag("--quiet", o.quiet, "Print nothing but errors.");
 }
 

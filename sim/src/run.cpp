@@ -36,6 +36,7 @@ std::vector<std::string> engine_args(const SimOptions& o) {
   if (contexts.empty())
     if (const char* env = std::getenv("PMIXFLOW_SIM_CONTEXTS")) contexts = env;
   if (!contexts.empty()) args.push_back("--cfg=contexts/factory:" + contexts);
+  for (const auto& extra : o.simgrid_cfg) args.push_back("--cfg=" + extra);
   return args;
 }
 
@@ -160,6 +161,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
 
   WorldOptions world_options;
   world_options.daemon_startup_s = o.daemon_startup_s;
+  world_options.jitter = o.jitter;
+  world_options.seed = o.seed;
   World world(cluster, machine, world_options, log.get());
   world.add_party(Address::controller(), "controller", machine.head,
                   [&](Env& env) { return std::make_unique<Controller>(env, cluster, controller_config); },
@@ -181,7 +184,10 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                     },
                     {{0.0, true}});
   }
-  world.set_daemon_factory([](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node); });
+  DaemonConfig daemon_config;
+  daemon_config.jitter = o.jitter;
+  daemon_config.seed = o.seed;
+  world.set_daemon_factory([daemon_config](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node, daemon_config); });
 
   const auto wall_start = std::chrono::steady_clock::now();
   world.run();

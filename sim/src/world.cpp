@@ -126,7 +126,7 @@ Address PartyEnv::self() const { return party_.address; }
 void PartyEnv::send(Address to, Message msg) { world_.send(party_, to, std::move(msg)); }
 
 World::World(const Cluster& cluster, Machine machine, WorldOptions options, EventLogWriter* log)
-    : cluster_(cluster), machine_(std::move(machine)), options_(options), log_(log) {
+    : cluster_(cluster), machine_(std::move(machine)), options_(options), log_(log), random_(options.seed) {
   daemons_.resize(cluster_.size());
 }
 
@@ -306,7 +306,11 @@ void World::start_daemon(NodeId node) {
   Party* p = slot.get();
   Party* parent = nullptr;
   sg4::Host* from = launcher_for(node, &parent);
-  sg4::Actor::create(p->name, p->host, [this, p, parent, from] {
+  // No two daemons come up at the very same instant, as on a real machine: their reports
+  // reach the controller one after another instead of as one burst.
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
+  const double startup = options_.daemon_startup_s * (1.0 + options_.jitter * u);
+  sg4::Actor::create(p->name, p->host, [this, p, parent, from, startup] {
     sg4::Actor::self()->daemonize();
     if (parent) {
       // Tree spawn: a daemon launches its children once it is up itself.
@@ -316,7 +320,7 @@ void World::start_daemon(NodeId node) {
     // The launch crosses the network from its launcher; then the daemon starts up, wires up
     // and reports in to the controller (its DaemonReady is a real message).
     sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
-    sg4::this_actor::sleep_for(options_.daemon_startup_s);
+    sg4::this_actor::sleep_for(startup);
     go_up(*p);
     p->came_up->notify_all();
     work_done();

@@ -206,9 +206,10 @@ TEST(FlowScenario, ASessionGoesFromInstantiateToComplete) {
   // The job ran its 30 s only after the daemons were up, and COMPLETE followed its end.
   double start = -1, end = -1, ready = -1;
   for (const auto& e : run.events) {
-    if (e["ev"] == "dvm.ready") ready = e["t"];
-    if (e["ev"] == "job.start") start = e["t"];
-    if (e["ev"] == "job.end") end = e["t"];
+    const auto ev = e.value("ev", "");  // the header line has none
+    if (ev == "dvm.ready") ready = e["t"];
+    if (ev == "job.start") start = e["t"];
+    if (ev == "job.end") end = e["t"];
   }
   EXPECT_GT(start, ready);
   EXPECT_NEAR(end - start, 30.0, 0.01);
@@ -245,6 +246,29 @@ TEST(FlowScenario, TheSameInputsGiveAByteIdenticalEventLog) {
   EXPECT_EQ(log_a, slurp(b / "events.jsonl"));
   std::filesystem::remove_all(a);
   std::filesystem::remove_all(b);
+}
+
+}  // namespace
+}  // namespace pmixflow::test
+
+namespace pmixflow::test {
+namespace {
+
+TEST(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
+  const auto a = scratch_dir("a"), b = scratch_dir("b"), c = scratch_dir("c");
+  const std::string scenario = source_path("tests/scenarios/session-lifecycle.jsonl");
+  for (const auto& [dir, seed] : {std::pair{a, "1"}, std::pair{b, "1"}, std::pair{c, "2"}})
+    ASSERT_EQ(run_pmixflow({"sim", "--scenario", scenario, "--jitter", "0.5", "--seed", seed, "--out", dir.string(), "--quiet"}).exit_code, 0);
+  EXPECT_EQ(slurp(a / "events.jsonl"), slurp(b / "events.jsonl"));
+  EXPECT_NE(slurp(a / "events.jsonl"), slurp(c / "events.jsonl"));
+  // The two daemons no longer come up at the same instant.
+  double first = -1, second = -1;
+  for (const auto& e : read_events(c / "events.jsonl")) {
+    if (e.value("ev", "") != "daemon.up") continue;
+    (first < 0 ? first : second) = e["t"].get<double>();
+  }
+  EXPECT_NE(first, second);
+  for (const auto& d : {a, b, c}) std::filesystem::remove_all(d);
 }
 
 }  // namespace

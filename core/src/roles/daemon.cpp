@@ -80,7 +80,8 @@ void Daemon::launch(LaunchProcs&& launch) {
   job.exit_code = launch.app.exit_code;
   const double runtime = launch.app.simulated_runtime();
   const std::string nspace = launch.nspace;
-  env_.after(config_.proc_start_s, [this, nspace, runtime] {
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
+  env_.after(config_.proc_start_s * (1.0 + config_.jitter * u), [this, nspace, runtime] {
     auto it = jobs_.find(nspace);
     if (it == jobs_.end()) return;  // killed before it started
     it->second.running = true;

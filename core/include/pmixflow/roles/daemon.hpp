@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <random>
 #include <string>
 #include <unordered_map>
 
@@ -14,11 +15,16 @@ namespace pmixflow {
 
 struct DaemonConfig {
   double proc_start_s = 0.001;  // fork/exec of the local processes of one job
+  // Real process starts vary: with jitter, a job's ranks on many nodes do not start (nor
+  // end) at one instant. Each start takes proc_start_s * (1 + jitter * u), u in [0, 1).
+  double jitter = 0;
+  std::uint64_t seed = 0;       // with the node id, seeds this daemon's own generator
 };
 
 class Daemon final : public Role {
  public:
-  Daemon(Env& env, NodeId node, DaemonConfig config = {}) : env_(env), node_(node), config_(config) {}
+  Daemon(Env& env, NodeId node, DaemonConfig config = {})
+      : env_(env), node_(node), config_(config), random_(config.seed * 0x9E3779B97F4A7C15ULL + node) {}
 
   void start() override;
   void handle(Address from, Message&& msg) override;
@@ -50,6 +56,7 @@ class Daemon final : public Role {
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, PendingCall> pending_;  // ordered: failing them all is deterministic
   std::unordered_map<std::string, LocalJob> jobs_;
+  std::mt19937_64 random_;
 };
 
 }  // namespace pmixflow

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "pmixflow/sim/platform.hpp"
 #include "pmixflow/sim/topology.hpp"
@@ -21,7 +22,9 @@ struct SimOptions {
   std::string out_dir;             // empty: no files written
   bool events = true;              // write events.jsonl
   double daemon_startup_s = 0.05;
+  double jitter = 0;               // relative spread of daemon and process start-up times
   std::string contexts;            // SimGrid context factory; empty: $PMIXFLOW_SIM_CONTEXTS or SimGrid's default
+  std::vector<std::string> simgrid_cfg;  // extra SimGrid settings, "key:value"
   bool quiet = false;
 };
 

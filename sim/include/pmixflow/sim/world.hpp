@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,8 @@ namespace pmixflow::sim {
 struct WorldOptions {
   std::uint64_t daemon_launch_bytes = 16 * 1024;  // the launch command and its environment
   double daemon_startup_s = 0.05;                 // exec and initialisation of a daemon on its node
+  double jitter = 0;                              // start-up takes daemon_startup_s * (1 + jitter * u)
+  std::uint64_t seed = 0;
   // Daemons started together are launched as PRRTE's tree spawn does: the head node launches
   // the first `launch_radix`, each of those the next `launch_radix` once it is up, and so on.
   std::uint32_t launch_radix = 64;
@@ -83,6 +86,7 @@ class World {
   std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
+  std::mt19937_64 random_;     // daemon start-up times, from the run's seed
   double wave_time_ = -1;      // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;
