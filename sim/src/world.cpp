@@ -206,6 +206,9 @@ void World::party_main(Party& p) {
 }
 
 void World::serve(Party& p) {
+  // A permanent receiver, as a socket is: a message crosses the network as soon as it is
+  // sent, concurrently with others, instead of waiting for the party to ask for the next one.
+  p.mailbox->set_receiver(sg4::Actor::self());
   std::vector<sg4::CommPtr> receive{p.mailbox->get_async<Envelope>(&p.incoming)};
   while (p.listening) {
     if (sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0) {
@@ -231,12 +234,13 @@ void World::serve(Party& p) {
     if (p.listening) receive[0] = p.mailbox->get_async<Envelope>(&p.incoming);
   }
   // Gone for good (a daemon that exited): whatever was already sent here is refused.
-  while (!p.mailbox->empty()) {
+  while (!p.mailbox->empty() || p.mailbox->ready()) {
     auto* env = p.mailbox->get<Envelope>();
     std::unique_ptr<Envelope> owned(env);
     bounce(p, owned->from, owned->msg);
     work_done();
   }
+  p.mailbox->set_receiver(nullptr);
 }
 
 void World::go_up(Party& p) {

@@ -273,3 +273,26 @@ TEST(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
 
 }  // namespace
 }  // namespace pmixflow::test
+
+namespace pmixflow::test {
+namespace {
+
+TEST(FlowScenario, InheritanceNoneHandsNodesBackWithoutDaemons) {
+  const SimRun run = simulate("inheritance-none.jsonl");
+  EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
+  EXPECT_EQ(call(run, "r#2")["status"], "PMIX_SUCCESS");
+  std::vector<std::string> reclaimed_to;
+  int exits = 0, grows = 0;
+  for (const auto& e : run.events) {
+    const auto ev = e.value("ev", "");
+    if (ev == "session.reclaimed") reclaimed_to.push_back(e["nodes_to"]);
+    if (ev == "daemon.exit") ++exits;
+    if (ev == "dvm.grow") ++grows;
+  }
+  EXPECT_EQ(reclaimed_to, (std::vector<std::string>{"scheduler", "dvm-pool"}));
+  EXPECT_EQ(exits, 2);  // both daemons of the first session went away
+  EXPECT_EQ(grows, 2);  // so the second session had to grow the DVM again
+}
+
+}  // namespace
+}  // namespace pmixflow::test
