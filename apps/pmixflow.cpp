@@ -49,8 +49,8 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sim.add_option("--jitter", o.jitter,
-                 "Relative spread of daemon and process start-up times, drawn from --seed (0.2: each takes up to 20% "
-                 "longer, as on a real machine where no two start at the same instant); default 0, exact.")
+                 "Relative spread of daemon and process start-up times, drawn from --seed: each takes up to this "
+                 "fraction longer, as on a real machine where no two start at the same instant. 0: exact.")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sim.add_option("--contexts", o.contexts,

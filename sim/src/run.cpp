@@ -30,12 +30,22 @@ namespace {
 
 // What SimGrid is told on its own command line: quiet, small actor stacks (an idle daemon
 // should cost almost nothing), and the context factory (threads under the sanitizers).
-std::vector<std::string> engine_args(const SimOptions& o) {
-  std::vector<std::string> args{"pmixflow", "--log=root.thres:critical", "--cfg=contexts/stack-size:256"};
+// Every daemon starting at once needs its own stack: past ~16k of them, guard pages would
+// exceed the kernel's mapping limit (vm.max_map_count), so very large machines run with
+// smaller stacks and no guard pages.
+std::vector<std::string> engine_args(const SimOptions& o, std::size_t compute_nodes) {
+  std::vector<std::string> args{"pmixflow", "--log=root.thres:critical"};
   std::string contexts = o.contexts;
   if (contexts.empty())
     if (const char* env = std::getenv("PMIXFLOW_SIM_CONTEXTS")) contexts = env;
   if (!contexts.empty()) args.push_back("--cfg=contexts/factory:" + contexts);
+  constexpr std::size_t kGuardedNodes = 16384;
+  if (compute_nodes > kGuardedNodes && contexts != "thread") {
+    args.push_back("--cfg=contexts/stack-size:64");
+    args.push_back("--cfg=contexts/guard-size:0");
+  } else {
+    args.push_back("--cfg=contexts/stack-size:256");
+  }
   for (const auto& extra : o.simgrid_cfg) args.push_back("--cfg=" + extra);
   return args;
 }
@@ -117,7 +127,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                      "unknown policy '" + policy_name + "' (built in: fcfs)");
   const NodeShape shape = node_shape(o);
 
-  auto args = engine_args(o);
+  // SimGrid is configured before the platform exists: size it from what was asked for.
+  auto args = engine_args(o, o.platform.platform_file.empty() ? (o.platform.nodes ? o.platform.nodes : 8) : o.platform.nodes);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
@@ -259,6 +270,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                {"messages", stats.messages},
                {"bytes", stats.bytes},
                {"daemons_started", stats.daemons_started},
+               {"daemon_wakeups", stats.actor_wakeups},
                {"events", log ? log->events() : 0},
                {"calls", calls},
                {"allocations", allocations},

@@ -36,6 +36,10 @@ class PartyEnv final : public Env {
     if (live_.erase(id)) world_.work_done();
   }
   bool logging() const override { return world_.log_ != nullptr; }
+  bool idle() {
+    drop_cancelled();
+    return heap_.empty();
+  }
   void log(const Event& e) override { world_.log(party_, e); }
   std::string_view name_of(Address a) const override { return world_.name_of(a); }
   void start_daemon(NodeId node) override { world_.start_daemon(node); }
@@ -111,7 +115,9 @@ struct World::Party {
   std::unique_ptr<PartyEnv> env;  // declared before role: the role refers to it
   std::unique_ptr<Role> role;
   bool up = false;         // the process is running and answering
-  bool listening = false;  // its actor receives (a down party still receives, to refuse)
+  bool listening = false;  // it receives (a down party still receives, to refuse)
+  bool transient = false;  // its actor may go while idle (daemons)
+  bool serving = false;    // an actor is receiving for it now
   std::set<Address> peers; // connections that break when it goes down
   Envelope* incoming = nullptr;
   sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
@@ -189,6 +195,7 @@ void World::run() {
   quiet_ = std::make_unique<Quiescence>();
   for (auto& p : parties_) {
     Party* party = p.get();
+    party->serving = true;
     sg4::Actor::create(p->name, p->host, [this, party] { party_main(*party); });
   }
   // The run ends when the flow is quiet: nothing in flight, no timer armed, no daemon starting.
@@ -209,12 +216,23 @@ void World::serve(Party& p) {
   // A permanent receiver, as a socket is: a message crosses the network as soon as it is
   // sent, concurrently with others, instead of waiting for the party to ask for the next one.
   p.mailbox->set_receiver(sg4::Actor::self());
-  std::vector<sg4::CommPtr> receive{p.mailbox->get_async<Envelope>(&p.incoming)};
+  std::vector<sg4::CommPtr> receive;
   while (p.listening) {
+    if (receive.empty()) {
+      // An idle daemon lets its actor go (nothing armed, nothing on its way): an idle node
+      // then costs no stack and no scheduling. The next message brings the actor back.
+      if (p.transient && p.env->idle() && p.mailbox->empty() && !p.mailbox->ready()) break;
+      receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
+    }
     if (sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0) {
       p.env->fire_due();
+      if (p.transient && p.env->idle()) {
+        receive.front()->cancel();
+        receive.clear();
+      }
       continue;
     }
+    receive.clear();
     std::unique_ptr<Envelope> env(p.incoming);
     p.incoming = nullptr;
     if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
@@ -231,16 +249,28 @@ void World::serve(Party& p) {
       }
     }
     work_done();
-    if (p.listening) receive[0] = p.mailbox->get_async<Envelope>(&p.incoming);
   }
-  // Gone for good (a daemon that exited): whatever was already sent here is refused.
-  while (!p.mailbox->empty() || p.mailbox->ready()) {
-    auto* env = p.mailbox->get<Envelope>();
-    std::unique_ptr<Envelope> owned(env);
-    bounce(p, owned->from, owned->msg);
-    work_done();
+  if (!p.listening) {
+    // Gone for good (a daemon that exited): whatever was already sent here is refused.
+    while (!p.mailbox->empty() || p.mailbox->ready()) {
+      std::unique_ptr<Envelope> owned(p.mailbox->get<Envelope>());
+      bounce(p, owned->from, owned->msg);
+      work_done();
+    }
   }
   p.mailbox->set_receiver(nullptr);
+  p.serving = false;
+}
+
+void World::wake(Party& p) {
+  if (p.serving) return;
+  p.serving = true;
+  ++stats_.actor_wakeups;
+  Party* party = &p;
+  sg4::Actor::create(p.name, p.host, [this, party] {
+    sg4::Actor::self()->daemonize();
+    serve(*party);
+  });
 }
 
 void World::go_up(Party& p) {
@@ -287,6 +317,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   stats_.bytes += size;
   work_added();
   auto* env = new Envelope{from.address, std::move(msg)};
+  if (dest->transient) wake(*dest);
   dest->mailbox->put_init(env, size)->detach(delete_envelope);
 }
 
@@ -304,6 +335,8 @@ void World::start_daemon(NodeId node) {
   }
   slot->role.reset();  // a restarted daemon starts afresh
   slot->listening = true;
+  slot->transient = true;
+  slot->serving = true;  // its launch below becomes its first server
   if (!slot->came_up) slot->came_up = sg4::ConditionVariable::create();
   ++stats_.daemons_started;
   work_added();

@@ -69,8 +69,8 @@ TEST(Platform, TheNetworkDecidesHowLongARequestTakes) {
 }
 
 TEST(Platform, DaemonStartupIsChargedBeforeTheJobCanStart) {
-  const json quick = run_on({"--daemon-startup", "0"}, "session-lifecycle.jsonl");
-  const json slow = run_on({"--daemon-startup", "2"}, "session-lifecycle.jsonl");
+  const json quick = run_on({"--daemon-startup", "0", "--jitter", "0"}, "session-lifecycle.jsonl");
+  const json slow = run_on({"--daemon-startup", "2", "--jitter", "0"}, "session-lifecycle.jsonl");
   EXPECT_NEAR(latency(slow) - latency(quick), 2.0, 0.01);
 }
 

@@ -37,6 +37,7 @@ struct WorldStats {
   std::uint64_t messages = 0;
   std::uint64_t bytes = 0;
   std::uint64_t daemons_started = 0;
+  std::uint64_t actor_wakeups = 0;  // idle daemons brought back by a message
   double end_time = 0;
 };
 
@@ -66,8 +67,8 @@ class World {
 
   Party* find(Address a) const;
   void party_main(Party& p);
-  void daemon_main(Party& p);
   void serve(Party& p);
+  void wake(Party& p);
   void go_up(Party& p);
   void go_down(Party& p);
   void send(Party& from, Address to, Message&& msg);
