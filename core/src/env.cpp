@@ -27,6 +27,12 @@ Event describe_hop(std::string_view kind, std::string_view peer_key, std::string
           e.str("nspace", x.nspace).status("status", x.status);
         } else if constexpr (std::is_same_v<T, KillProcs>) {
           e.str("nspace", x.nspace).status("reason", x.reason);
+        } else if constexpr (std::is_same_v<T, SignalProcs>) {
+          e.str("nspace", x.nspace).sint("signal", x.signal);
+        } else if constexpr (std::is_same_v<T, SpawnRequest>) {
+          e.uint("id", x.id).raw("apps", value_to_json(Value(x.apps))).info("job_info", x.job_info);
+        } else if constexpr (std::is_same_v<T, SpawnResponse>) {
+          e.uint("id", x.id).status("status", x.status).str("nspace", x.nspace).info("info", x.info);
         }
       },
       m);

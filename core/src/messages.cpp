@@ -7,10 +7,10 @@ namespace pmixflow {
 MessageKind kind_of(const Message& m) { return static_cast<MessageKind>(m.index()); }
 
 std::string_view message_name(MessageKind k) {
-  static constexpr std::array<std::string_view, 15> kNames{
+  static constexpr std::array<std::string_view, 18> kNames{
       "alloc_request", "alloc_response", "session_ctrl", "session_ctrl_response", "connect", "connect_response",
       "notify", "daemon_ready", "launch_procs", "procs_started", "procs_ended", "kill_procs", "daemon_shutdown",
-      "unreachable", "peer_lost"};
+      "unreachable", "peer_lost", "spawn", "spawn_response", "signal_procs"};
   return kNames[static_cast<std::size_t>(k)];
 }
 
@@ -37,8 +37,12 @@ std::uint64_t wire_size(const Message& m) {
                          else if constexpr (std::is_same_v<T, LaunchProcs>)
                            return str_size(x.nspace) + 12 + wire_size(Value(std::vector<App>{x.app}));
                          else if constexpr (std::is_same_v<T, ProcsStarted> || std::is_same_v<T, ProcsEnded> ||
-                                            std::is_same_v<T, KillProcs>)
+                                            std::is_same_v<T, KillProcs> || std::is_same_v<T, SignalProcs>)
                            return str_size(x.nspace) + 8;
+                         else if constexpr (std::is_same_v<T, SpawnRequest>)
+                           return wire_size(Value(x.apps)) + wire_size(x.job_info) + str_size(x.caller.nspace) + 4;
+                         else if constexpr (std::is_same_v<T, SpawnResponse>)
+                           return 4 + str_size(x.nspace) + wire_size(x.info);
                          else
                            return 8;
                        },

@@ -62,7 +62,7 @@ class LineReader {
 
   App app(const json& j, const std::string& field) const {
     if (!j.is_object()) fail(field, "an app is an object {\"cmd\":..., \"argv\":[...], \"np\":N}");
-    only(j, {"cmd", "argv", "np", "runtime", "exit_code"}, field);
+    only(j, {"cmd", "argv", "np", "runtime", "exit_code", "fail_launch"}, field);
     App app;
     app.cmd = string(j, "cmd");
     if (j.contains("argv")) {
@@ -81,6 +81,7 @@ class LineReader {
       if (!j["exit_code"].is_number_integer()) fail(field + ".exit_code", "expects an integer");
       app.exit_code = j["exit_code"].get<int>();
     }
+    app.fail_launch = boolean(j, "fail_launch", false);
     if (app.cmd != "sleep" && !j.contains("runtime"))
       fail(field + ".runtime", "a simulated app runs `sleep N` or gives its run time in seconds");
     if (app.cmd == "sleep" && (app.argv.empty() || app.argv[0].find_first_not_of("0123456789.") != std::string::npos))
@@ -188,7 +189,8 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
     const auto mode = r.string(c, "no_scheduler", "hold");
     if (mode == "hold") sc.no_scheduler = NoSchedulerMode::Hold;
     else if (mode == "refuse") sc.no_scheduler = NoSchedulerMode::Refuse;
-    else r.fail("controller.no_scheduler", "expects \"hold\" or \"refuse\"");
+    else if (mode == "serve") sc.no_scheduler = NoSchedulerMode::Serve;
+    else r.fail("controller.no_scheduler", "expects \"hold\", \"refuse\" or \"serve\"");
     sc.dvm = r.string(c, "dvm", "head");
   }
   if (h.contains("scheduler")) {
@@ -240,6 +242,17 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       sc.scheduler_transitions.push_back(Transition{line, r.number(j, "at"), op == "scheduler_attach"});
       continue;
     }
+    if (op == "node_fail" || op == "daemon_start_fails") {
+      r.only(j, {"op", "at", "node", "comment"}, "");
+      sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
+                                         op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
+      continue;
+    }
+    if (op == "requestor_exit") {
+      r.only(j, {"op", "at", "requestor", "comment"}, "");
+      sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
+      continue;
+    }
     ScenarioCall c;
     c.line = line;
     c.at = r.number(j, "at");
@@ -280,8 +293,31 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
       req.corr = corr;
       c.call = std::move(req);
+    } else if (op == "spawn") {
+      r.only(j, {"op", "at", "requestor", "via", "app", "info", "alloc", "expect", "comment"}, "");
+      SpawnRequest req;
+      if (!j.contains("app")) r.fail("app", "missing: a spawn launches at least one app");
+      req.apps = r.apps(j["app"], "app");
+      if (j.contains("info")) req.job_info = r.info(j["info"], "info");
+      if (j.contains("alloc")) {
+        // PMIX_SPAWN_ALLOC: the directive and the info a standalone request would carry.
+        const auto& a = j["alloc"];
+        if (!a.is_object()) r.fail("alloc", "expects {\"directive\":..., \"info\":{...}}");
+        r.only(a, {"directive", "info"}, "alloc");
+        const auto dir = r.string(a, "directive");
+        auto d = parse_directive(dir);
+        if (!d) r.fail("alloc.directive", "unknown directive \"" + dir + "\"");
+        InfoList alloc;
+        alloc.add(key::ALLOC_REQ_DIRECTIVE, *d);
+        if (a.contains("info"))
+          for (auto& item : r.info(a["info"], "alloc.info").items) alloc.items.push_back(std::move(item));
+        req.job_info.add(key::SPAWN_ALLOC, std::move(alloc));
+      }
+      req.corr = corr;
+      c.call = std::move(req);
     } else {
-      r.fail("op", "unknown operation \"" + op + "\" (alloc, session_control, scheduler_attach, scheduler_detach)");
+      r.fail("op", "unknown operation \"" + op + "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+                   "node_fail, daemon_start_fails, requestor_exit)");
     }
     sc.calls.push_back(std::move(c));
   }

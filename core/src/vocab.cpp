@@ -17,7 +17,7 @@ constexpr std::array<std::pair<Directive, std::string_view>, 7> kDirectives{{
     {Directive::External, "PMIX_ALLOC_EXTERNAL"},
 }};
 
-constexpr std::array<std::pair<Status, std::string_view>, 25> kStatuses{{
+constexpr std::array<std::pair<Status, std::string_view>, 27> kStatuses{{
     {Status::Success, "PMIX_SUCCESS"},
     {Status::Error, "PMIX_ERROR"},
     {Status::ErrExists, "PMIX_ERR_EXISTS"},
@@ -38,11 +38,13 @@ constexpr std::array<std::pair<Status, std::string_view>, 25> kStatuses{{
     {Status::ErrJobAbortedBySig, "PMIX_ERR_JOB_ABORTED_BY_SIG"},
     {Status::ErrJobNonZeroTerm, "PMIX_ERR_JOB_NON_ZERO_TERM"},
     {Status::ErrJobAllocFailed, "PMIX_ERR_JOB_ALLOC_FAILED"},
+    {Status::ErrJobAbortedBySysEvent, "PMIX_ERR_JOB_ABORTED_BY_SYS_EVENT"},
     {Status::EventJobStart, "PMIX_EVENT_JOB_START"},
     {Status::EventSessionStart, "PMIX_EVENT_SESSION_START"},
     {Status::EventSessionEnd, "PMIX_EVENT_SESSION_END"},
     {Status::DvmIsReady, "PMIX_DVM_IS_READY"},
     {Status::ErrDvmMod, "PMIX_ERR_DVM_MOD"},
+    {Status::EventNodeDown, "PMIX_EVENT_NODE_DOWN"},
 }};
 
 struct SessionOpName {

@@ -188,12 +188,32 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                     return std::make_unique<Scheduler>(env, cluster, make_builtin_policy(policy_name), scheduler_config);
                   },
                   scheduler_schedule);
+  std::vector<std::vector<std::pair<double, bool>>> requestor_schedule(requestor_names.size(), {{0.0, true}});
+  for (const auto& exit : sc.requestor_exits) {
+    auto it = requestor_index.find(exit.requestor);
+    if (it == requestor_index.end())
+      throw InputError(sc.origin, exit.line, "requestor", "no requestor named '" + exit.requestor + "' makes a call");
+    requestor_schedule[it->second].emplace_back(exit.at, false);
+  }
   for (std::uint32_t i = 0; i < requestor_names.size(); ++i) {
     world.add_party(Address::requestor(i), "requestor:" + requestor_names[i], machine.login,
                     [&, i](Env& env) {
                       return std::make_unique<Requestor>(env, Proc{requestor_names[i], 0}, std::move(plans[i]));
                     },
-                    {{0.0, true}});
+                    requestor_schedule[i]);
+  }
+  for (const auto& fault : sc.node_events) {
+    std::string name;
+    try {
+      const auto chosen = resolve_hosts(parse_host_list(fault.node, HostUse::Activate, "node"), compute_names, "node");
+      if (chosen.size() != 1) throw InputError("node", 0, "", "names " + std::to_string(chosen.size()) + " nodes");
+      name = chosen.front();
+    } catch (const InputError& e) {
+      throw InputError(sc.origin, fault.line, "node", "no single compute node '" + fault.node + "': " + e.detail());
+    }
+    const NodeId node = *cluster.find(name);
+    if (fault.fault == NodeFault::Dies) world.fail_node(fault.at, node);
+    else world.fail_next_daemon_start(fault.at, node);
   }
   DaemonConfig daemon_config;
   daemon_config.jitter = o.jitter;

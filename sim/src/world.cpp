@@ -1,5 +1,6 @@
 #include "pmixflow/sim/world.hpp"
 
+#include <map>
 #include <queue>
 
 #include <simgrid/s4u.hpp>
@@ -8,12 +9,19 @@ namespace sg4 = simgrid::s4u;
 
 namespace pmixflow::sim {
 
-namespace {
-
+// A message in transit. Like a TCP connection, each (sender, receiver) pair delivers in the
+// order sent, though SimGrid may finish a small transfer before a larger one sent earlier:
+// `seq` restores the order, and the incarnations tell a message sent on a connection that no
+// longer exists (one end restarted since) from a current one.
 struct Envelope {
   Address from;
   Message msg;
+  std::uint64_t seq = 0;
+  std::uint32_t from_incarnation = 0;
+  std::uint32_t to_incarnation = 0;
 };
+
+namespace {
 
 void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
 
@@ -121,6 +129,18 @@ struct World::Party {
   std::set<Address> peers; // connections that break when it goes down
   Envelope* incoming = nullptr;
   sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
+  std::uint32_t incarnation = 0;      // grows each time the party (re)starts
+  struct Outgoing {
+    std::uint32_t incarnation = 0;  // of the receiver when the connection was made
+    std::uint64_t next = 0;
+  };
+  std::map<Address, Outgoing> outgoing;
+  struct Incoming {
+    std::uint32_t incarnation = 0;  // of the sender
+    std::uint64_t next = 0;
+    std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
+  };
+  std::map<Address, Incoming> incoming_from;
 };
 
 struct World::Quiescence {
@@ -157,6 +177,41 @@ void World::add_party(Address address, std::string name, sg4::Host* host, RoleFa
 
 void World::set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory) {
   daemon_factory_ = std::move(factory);
+}
+
+void World::fail_node(double at, NodeId node) {
+  // Carried out by the controller's actor: it is the party that notices the loss.
+  Party* controller = find(Address::controller());
+  controller->env->arm(at, [this, node] { kill_node(node); }, true);
+}
+
+void World::fail_next_daemon_start(double at, NodeId node) {
+  Party* controller = find(Address::controller());
+  controller->env->arm(at, [this, node] { failing_starts_.insert(node); }, true);
+}
+
+void World::kill_node(NodeId node) {
+  if (!dead_nodes_.insert(node).second) return;
+  Party* controller = find(Address::controller());
+  if (log_) log(*controller, Event("node.fail").str("node", cluster_.node(node).name));
+  Party* daemon = node < daemons_.size() ? daemons_[node].get() : nullptr;
+  if (!daemon || !daemon->listening) return;  // no daemon there: nobody notices until one is launched
+  // The daemon and its processes die with the node: nothing it had armed happens, what is
+  // sent to it is refused, and its connection to the controller breaks.
+  daemon->up = false;
+  daemon->listening = false;
+  daemon->env->clear_role_timers();
+  deliver_now(*controller, daemon->address, PeerLost{daemon->address});
+}
+
+void World::deliver_now(Party& to, Address from, Message msg) {
+  // A notice the environment itself raises (a refused connection, a broken one): handled by
+  // the party at once, in its own actor, and logged as received.
+  Party* party = &to;
+  to.env->after(0, [this, party, from, msg = std::move(msg)]() mutable {
+    if (log_) log(*party, describe_hop("recv", "from", name_of(from), msg));
+    if (party->up) party->role->handle(from, std::move(msg));
+  });
 }
 
 World::Party* World::find(Address a) const {
@@ -235,20 +290,7 @@ void World::serve(Party& p) {
     receive.clear();
     std::unique_ptr<Envelope> env(p.incoming);
     p.incoming = nullptr;
-    if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
-    if (!p.up) {
-      bounce(p, env->from, env->msg);
-    } else {
-      p.peers.insert(env->from);
-      const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
-      p.role->handle(env->from, std::move(env->msg));
-      if (shutdown) {
-        p.up = false;
-        p.listening = false;
-        p.env->clear_role_timers();
-      }
-    }
-    work_done();
+    accept(p, std::move(env));
   }
   if (!p.listening) {
     // Gone for good (a daemon that exited): whatever was already sent here is refused.
@@ -260,6 +302,47 @@ void World::serve(Party& p) {
   }
   p.mailbox->set_receiver(nullptr);
   p.serving = false;
+}
+
+void World::accept(Party& p, std::unique_ptr<Envelope> env) {
+  if (!p.up || env->to_incarnation != p.incarnation) {
+    // Down, or sent to an earlier life of this party: that connection is gone.
+    if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
+    bounce(p, env->from, env->msg);
+    work_done();
+    return;
+  }
+  auto& conn = p.incoming_from[env->from];
+  if (conn.incarnation != env->from_incarnation) conn = Party::Incoming{env->from_incarnation, 0, {}};
+  if (env->seq != conn.next) {
+    conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
+    return;
+  }
+  const Address from = env->from;
+  deliver(p, std::move(env));
+  // Whatever was waiting for this one follows, in order.
+  while (p.up) {
+    auto& c = p.incoming_from[from];
+    auto next = c.early.find(c.next);
+    if (next == c.early.end()) break;
+    auto ready = std::move(next->second);
+    c.early.erase(next);
+    deliver(p, std::move(ready));
+  }
+}
+
+void World::deliver(Party& p, std::unique_ptr<Envelope> env) {
+  ++p.incoming_from[env->from].next;
+  if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
+  p.peers.insert(env->from);
+  const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
+  p.role->handle(env->from, std::move(env->msg));
+  if (shutdown) {
+    p.up = false;
+    p.listening = false;
+    p.env->clear_role_timers();
+  }
+  work_done();
 }
 
 void World::wake(Party& p) {
@@ -277,6 +360,9 @@ void World::go_up(Party& p) {
   if (p.up) return;
   if (!p.role) p.role = p.factory(*p.env);
   p.up = true;
+  ++p.incarnation;  // a fresh process: its old connections are gone
+  p.outgoing.clear();
+  p.incoming_from.clear();
   if (log_) log(p, Event("party.up"));
   p.role->start();
 }
@@ -304,19 +390,16 @@ void World::send(Party& from, Address to, Message&& msg) {
     // Nobody there at all: the sender is refused at once.
     if (is_notice(msg)) return;
     const std::string* corr = message_corr(msg);
-    Unreachable refused{to, kind_of(msg), message_id(msg), corr ? *corr : std::string()};
-    Party* sender = &from;
-    from.env->after(0, [this, sender, to, refused]() mutable {
-      if (log_) log(*sender, describe_hop("recv", "from", name_of(to), Message(refused)));
-      if (sender->up) sender->role->handle(to, Message(std::move(refused)));
-    });
+    deliver_now(from, to, Unreachable{to, kind_of(msg), message_id(msg), corr ? *corr : std::string()});
     return;
   }
   const std::uint64_t size = wire_size(msg);
   ++stats_.messages;
   stats_.bytes += size;
   work_added();
-  auto* env = new Envelope{from.address, std::move(msg)};
+  auto& conn = from.outgoing[to];
+  if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
+  auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   if (dest->transient) wake(*dest);
   dest->mailbox->put_init(env, size)->detach(delete_envelope);
 }
@@ -358,6 +441,17 @@ void World::start_daemon(NodeId node) {
     // and reports in to the controller (its DaemonReady is a real message).
     sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
     sg4::this_actor::sleep_for(startup);
+    const NodeId node = p->address.index;
+    if (dead_nodes_.count(node) || failing_starts_.erase(node)) {
+      // The launch failed (the node is dead, or the daemon could not start): the launcher
+      // reports it to the controller instead of a wire-up.
+      p->listening = false;
+      p->serving = false;
+      if (log_) log(*p, Event("daemon.start_failed"));
+      send(*p, Address::controller(), Unreachable{p->address, MessageKind::DaemonReady, 0, {}});
+      work_done();
+      return;
+    }
     go_up(*p);
     p->came_up->notify_all();
     work_done();

@@ -203,20 +203,19 @@ TEST_F(ControllerTest, SessionControlFromARequestorIsForwardedToTheScheduler) {
 
 TEST_F(ControllerTest, HoldModeKeepsRequestsUntilASchedulerAttaches) {
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, {}, Proc{"tool", 0}, "t#1"});
-  ctl->handle(Address::daemon(3), SessionCtrlRequest{6, 1, op(key::SESSION_PAUSE), Proc{"app", 1}, "a#1"});
   EXPECT_TRUE(env.take_sent().empty());
-  EXPECT_EQ(env.count_events("request.held"), 2u);
+  EXPECT_EQ(env.count_events("request.held"), 1u);
+  // Session control is not held: with no scheduler the controller decides it (FLOW.md §4).
+  ctl->handle(Address::daemon(3), SessionCtrlRequest{6, 1, op(key::SESSION_PAUSE), Proc{"app", 1}, "a#1"});
+  EXPECT_EQ(only<SessionCtrlResponse>(env.take_sent(), Address::daemon(3)).status, Status::ErrNotFound);
 
   ctl->handle(Address::scheduler(), ConnectResponse{1, Status::Success});
   const auto sent = env.take_sent();
-  ASSERT_EQ(sent.size(), 2u);
+  ASSERT_EQ(sent.size(), 1u);
   const auto allocs = all_of<AllocRequest>(sent);
-  const auto ctrls = all_of<SessionCtrlRequest>(sent);
   ASSERT_EQ(allocs.size(), 1u);
-  ASSERT_EQ(ctrls.size(), 1u);
   EXPECT_EQ(allocs[0].first, Address::scheduler());
   EXPECT_EQ(*allocs[0].second.info.get<Proc>(key::REQUESTOR), (Proc{"tool", 0}));
-  EXPECT_EQ(*ctrls[0].second.directives.get<Proc>(key::REQUESTOR), (Proc{"app", 1}));
 
   ctl->handle(Address::scheduler(), AllocResponse{allocs[0].second.id, Status::Success, {}, "t#1"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).id, 5u);
@@ -228,11 +227,12 @@ TEST_F(ControllerTest, RefuseModeAnswersUnreachableAtOnce) {
   const auto a = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   EXPECT_EQ(a.id, 5u);
   EXPECT_EQ(a.status, Status::ErrUnreach);
+  // Session control is decided by the controller itself when no scheduler is attached.
   ctl->handle(Address::daemon(3), SessionCtrlRequest{6, 1, op(key::SESSION_PAUSE), Proc{"app", 1}, "a#1"});
   const auto s = only<SessionCtrlResponse>(env.take_sent(), Address::daemon(3));
   EXPECT_EQ(s.id, 6u);
-  EXPECT_EQ(s.status, Status::ErrUnreach);
-  EXPECT_EQ(env.count_events("request.refused"), 2u);
+  EXPECT_EQ(s.status, Status::ErrNotFound);
+  EXPECT_EQ(env.count_events("request.refused"), 1u);
   // Nothing is replayed when a scheduler attaches later.
   attach();
   EXPECT_TRUE(env.take_sent().empty());

@@ -410,14 +410,35 @@ TEST_F(SchedulerTest, TheForwardedRequestorIsTheOwner) {
   EXPECT_TRUE(only<SessionCtrlRequest>(env.take_sent(), Address::controller()).directives.flag(key::SESSION_TERMINATE));
 }
 
-TEST_F(SchedulerTest, ForwardedSessionControlIsNotSupported) {
+TEST_F(SchedulerTest, ForwardedSessionControlOnAnUnknownSessionIsNotFound) {
   connect_rm();
   InfoList d;
   d.add(key::SESSION_PAUSE, true).add(key::REQUESTOR, kTool);
   sched.handle(Address::controller(), SessionCtrlRequest{8, 1, d, Proc{"prte", 0}, "t#1"});
   const auto r = only<SessionCtrlResponse>(env.take_sent(), Address::controller());
   EXPECT_EQ(r.id, 8u);
-  EXPECT_EQ(r.status, Status::ErrNotSupported);
+  EXPECT_EQ(r.status, Status::ErrNotFound);
+}
+
+TEST_F(SchedulerTest, ARequestorsSessionControlIsDecidedThenOrdered) {
+  connect_rm();
+  granted(1, 4);  // session 1, owned by kTool
+  InfoList d;
+  d.add(key::SESSION_PAUSE, true).add(key::REQUESTOR, kTool);
+  sched.handle(Address::controller(), SessionCtrlRequest{8, 1, d, Proc{"prte", 0}, "t#9"});
+  const auto order = only<SessionCtrlRequest>(env.take_sent(), Address::controller());
+  EXPECT_EQ(order.session_id, 1u);
+  EXPECT_TRUE(order.directives.flag(key::SESSION_PAUSE));
+  EXPECT_FALSE(order.directives.has(key::REQUESTOR));
+  sched.handle(Address::controller(), SessionCtrlResponse{order.id, Status::Success, {}, "t#9"});
+  const auto r = only<SessionCtrlResponse>(env.take_sent(), Address::controller());
+  EXPECT_EQ(r.id, 8u);
+  EXPECT_EQ(r.status, Status::Success);
+  // Someone else's session: refused without bothering the RM.
+  InfoList other;
+  other.add(key::SESSION_PAUSE, true).add(key::REQUESTOR, Proc{"mallory", 0});
+  sched.handle(Address::controller(), SessionCtrlRequest{9, 1, other, Proc{"prte", 0}, "m#1"});
+  EXPECT_EQ(only<SessionCtrlResponse>(env.take_sent(), Address::controller()).status, Status::ErrNoPermissions);
 }
 
 }  // namespace

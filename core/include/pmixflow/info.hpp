@@ -29,6 +29,7 @@ struct App {
   std::uint32_t maxprocs = 1;
   double runtime_s = 0;       // simulated run time when cmd is not `sleep`
   int exit_code = 0;          // how the simulated processes exit
+  bool fail_launch = false;   // the simulated executable cannot be started
   bool operator==(const App&) const = default;
   double simulated_runtime() const;
 };

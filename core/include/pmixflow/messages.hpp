@@ -114,10 +114,33 @@ struct KillProcs {
 // The daemon is told to exit (its node leaves the DVM).
 struct DaemonShutdown {};
 
+// PMIx_Spawn. With PMIX_SPAWN_ALLOC in job_info, the allocation it carries is served first.
+struct SpawnRequest {
+  std::uint64_t id = 0;
+  std::vector<App> apps;
+  InfoList job_info;
+  Proc caller;
+  std::string corr;
+};
+
+struct SpawnResponse {
+  std::uint64_t id = 0;
+  Status status = Status::Success;
+  std::string nspace;
+  InfoList info;
+  std::string corr;
+};
+
+// A signal for the local processes of a job (SIGSTOP/SIGCONT for pause and preemption).
+struct SignalProcs {
+  std::string nspace;
+  int signal = 0;
+};
+
 enum class MessageKind : std::uint8_t {
   AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest, ConnectResponse,
   Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded, KillProcs, DaemonShutdown,
-  Unreachable, PeerLost,
+  Unreachable, PeerLost, SpawnRequest, SpawnResponse, SignalProcs,
 };
 
 // Delivered by the environment when a message could not reach its destination (nobody
@@ -136,9 +159,29 @@ struct PeerLost {
 
 using Message = std::variant<AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest,
                              ConnectResponse, Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded,
-                             KillProcs, DaemonShutdown, Unreachable, PeerLost>;
+                             KillProcs, DaemonShutdown, Unreachable, PeerLost, SpawnRequest, SpawnResponse,
+                             SignalProcs>;
+
+// Signals the simulated processes understand (Linux numbering).
+inline constexpr int kSigHup = 1, kSigInt = 2, kSigKill = 9, kSigTerm = 15, kSigCont = 18, kSigStop = 19;
 
 MessageKind kind_of(const Message& m);
+
+template <class T, class V>
+struct MessageIndex;
+template <class T, class... Ts>
+struct MessageIndex<T, std::variant<Ts...>> {
+  static constexpr std::size_t value = [] {
+    std::size_t i = 0;
+    (void)((std::is_same_v<T, Ts> ? true : (++i, false)) || ...);
+    return i;
+  }();
+};
+// The kind of a message type, without building one.
+template <class T>
+constexpr MessageKind kind_of() {
+  return static_cast<MessageKind>(MessageIndex<T, Message>::value);
+}
 std::string_view message_name(MessageKind k);  // "alloc_request", ...
 // Bytes on the wire: a fixed header plus the packed payload, so big requests cost more.
 std::uint64_t wire_size(const Message& m);

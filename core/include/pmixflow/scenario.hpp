@@ -33,6 +33,21 @@ struct Transition {
   bool up = true;
 };
 
+// Failure injection: a node that dies, or whose next daemon fails to start.
+enum class NodeFault { Dies, DaemonStartFails };
+struct NodeEvent {
+  std::size_t line = 0;
+  double at = 0;
+  std::string node;  // a name or +nK
+  NodeFault fault = NodeFault::Dies;
+};
+
+struct RequestorExit {
+  std::size_t line = 0;
+  double at = 0;
+  std::string requestor;
+};
+
 struct Scenario {
   std::string origin;
   std::string name;
@@ -48,6 +63,8 @@ struct Scenario {
   std::string policy = "fcfs";
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
+  std::vector<NodeEvent> node_events;
+  std::vector<RequestorExit> requestor_exits;
 };
 
 // Throws InputError naming the file, the line and the field.

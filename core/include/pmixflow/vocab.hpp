@@ -43,11 +43,13 @@ enum class Status : std::int32_t {
   ErrJobAbortedBySig = -184,
   ErrJobNonZeroTerm = -187,
   ErrJobAllocFailed = -188,
+  ErrJobAbortedBySysEvent = -189,
   EventJobStart = -191,
   EventSessionStart = -192,
   EventSessionEnd = -193,
   DvmIsReady = -195,
   ErrDvmMod = -196,
+  EventNodeDown = -231,
 };
 
 // Session-control operations (the PMIX_SESSION_* boolean keys).

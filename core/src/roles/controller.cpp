@@ -67,10 +67,16 @@ void Controller::handle(Address from, Message&& msg) {
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest> ||
+                      std::is_same_v<T, SpawnRequest>) {
+          if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
+        }
         if constexpr (std::is_same_v<T, AllocRequest>) {
           on_alloc_request(from, std::move(m));
         } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
           on_session_ctrl(from, std::move(m));
+        } else if constexpr (std::is_same_v<T, SpawnRequest>) {
+          on_spawn(from, std::move(m));
         } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse>) {
           carry_back(std::move(m));
         } else if constexpr (std::is_same_v<T, ConnectRequest>) {
@@ -92,9 +98,21 @@ void Controller::handle(Address from, Message&& msg) {
             on_daemon_failed(m.to.index);
           } else if (m.to == Address::scheduler()) {
             detach_scheduler();
+          } else if (m.to.kind == PartyKind::Daemon) {
+            on_node_failed(m.to.index);
           }
         } else if constexpr (std::is_same_v<T, PeerLost>) {
-          if (m.peer == Address::scheduler()) detach_scheduler();
+          if (m.peer == Address::scheduler()) {
+            detach_scheduler();
+          } else if (m.peer.kind == PartyKind::Daemon) {
+            on_node_failed(m.peer.index);
+          } else if (auto client = clients_.find(m.peer); client != clients_.end()) {
+            // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
+            const Proc gone = client->second;
+            clients_.erase(client);
+            if (env_.logging()) env_.log(Event("requestor.gone").str("requestor", to_string(gone)));
+            end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
+          }
         }
       },
       std::move(msg));
@@ -103,10 +121,16 @@ void Controller::handle(Address from, Message&& msg) {
 // ---------------------------------------------------------------- transport (FLOW.md §2)
 
 void Controller::on_alloc_request(Address from, AllocRequest&& req) {
+  const Origin origin{from, req.id, req.corr};
   if (req.directive == Directive::Activate) {
-    // Answered by the RM itself (FLOW.md §5); not served by this version yet.
-    return env_.send(from, AllocResponse{req.id, Status::ErrNotSupported, {}, req.corr});
+    // Answered by the RM itself, never by a scheduler (FLOW.md §5).
+    std::vector<NodeId> nodes;
+    const Status st = activate(req.info, req.caller, from, req.corr, nodes);
+    InfoList info;
+    if (const auto* alloc = req.info.get<std::string>(key::ALLOC_ID)) info.add(key::ALLOC_ID, *alloc);
+    return reply_alloc(origin, st, std::move(info));
   }
+  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve) return serve_standalone(origin, std::move(req));
   forward_to_scheduler(from, std::move(req));
 }
 
@@ -115,12 +139,14 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
     const std::string corr = *message_corr(msg);
     if (config_.no_scheduler == NoSchedulerMode::Refuse) {
       if (env_.logging()) env_.log(Event("request.refused").str("corr", corr).str("reason", "no scheduler attached"));
-      const std::uint64_t id = message_id(msg);
-      if (std::holds_alternative<AllocRequest>(msg))
-        env_.send(from, AllocResponse{id, Status::ErrUnreach, {}, corr});
-      else
-        env_.send(from, SessionCtrlResponse{id, Status::ErrUnreach, {}, corr});
+      const Origin origin{from, message_id(msg), corr};
+      if (std::holds_alternative<AllocRequest>(msg)) reply_alloc(origin, Status::ErrUnreach, {});
+      else answer(origin, Status::ErrUnreach);
       return;
+    }
+    if (config_.no_scheduler == NoSchedulerMode::Serve && std::holds_alternative<AllocRequest>(msg)) {
+      auto& req = std::get<AllocRequest>(msg);
+      return serve_standalone(Origin{from, req.id, req.corr}, std::move(req));
     }
     if (env_.logging()) env_.log(Event("request.held").str("corr", corr).str("reason", "no scheduler attached"));
     held_.emplace_back(from, std::move(msg));
@@ -131,7 +157,7 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
       [&](auto& call) {
         using T = std::decay_t<decltype(call)>;
         if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest>) {
-          forwarded_.emplace(id, Forwarded{Origin{from, call.id, call.corr}, std::is_same_v<T, SessionCtrlRequest>});
+          forwarded_.emplace(id, Forwarded{Origin{from, call.id, call.corr}, kind_of<T>()});
           // The scheduler must know who really asked: a daemon relays its caller unchanged.
           InfoList& info = [&]() -> InfoList& {
             if constexpr (std::is_same_v<T, AllocRequest>) return call.info;
@@ -154,22 +180,30 @@ void Controller::carry_back(Response&& resp) {
   if (it == forwarded_.end()) return;  // e.g. the answer to our own COMPLETE
   const Origin origin = it->second.origin;
   forwarded_.erase(it);
+  if constexpr (std::is_same_v<std::decay_t<Response>, AllocResponse>) {
+    reply_alloc(origin, resp.status, std::move(resp.info));
+  } else {
+    if (env_.logging())
+      env_.log(Event("answer.return").str("corr", resp.corr).str("to", env_.name_of(origin.address)).status("status", resp.status));
+    resp.id = origin.id;
+    env_.send(origin.address, std::forward<Response>(resp));
+  }
+}
+
+void Controller::reply_alloc(const Origin& origin, Status status, InfoList info) {
+  if (origin.address == Address::controller()) return on_spawn_allocated(origin.id, status, info);
   if (env_.logging())
-    env_.log(Event("answer.return").str("corr", resp.corr).str("to", env_.name_of(origin.address)).status("status", resp.status));
-  resp.id = origin.id;
-  env_.send(origin.address, std::forward<Response>(resp));
+    env_.log(Event("answer.return").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+  env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
 }
 
 void Controller::fail_forwarded(Status status) {
-  for (auto& [id, fwd] : forwarded_) {
-    if (env_.logging())
-      env_.log(Event("answer.return").str("corr", fwd.origin.corr).str("to", env_.name_of(fwd.origin.address)).status("status", status));
-    if (fwd.session_ctrl)
-      env_.send(fwd.origin.address, SessionCtrlResponse{fwd.origin.id, status, {}, fwd.origin.corr});
-    else
-      env_.send(fwd.origin.address, AllocResponse{fwd.origin.id, status, {}, fwd.origin.corr});
-  }
+  auto forwarded = std::move(forwarded_);
   forwarded_.clear();
+  for (auto& [id, fwd] : forwarded) {
+    if (fwd.kind == MessageKind::SessionCtrlRequest) answer(fwd.origin, status);
+    else reply_alloc(fwd.origin, status, {});
+  }
 }
 
 void Controller::attach_scheduler(std::string_view how) {
@@ -196,48 +230,142 @@ void Controller::release_held() {
   for (auto& [from, msg] : held) forward_to_scheduler(from, std::move(msg));
 }
 
+void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
+  // A standalone DVM answers from its own pool of known nodes (PRRTE's ras/hosts).
+  if (env_.logging())
+    env_.log(Event("alloc.standalone").str("corr", req.corr).str("directive", directive_name(req.directive)));
+  if (req.directive == Directive::Release) {
+    const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
+    auto it = std::find_if(sessions_.begin(), sessions_.end(),
+                           [&](const auto& e) { return alloc && e.second.alloc_id == *alloc; });
+    if (it == sessions_.end()) return reply_alloc(origin, Status::ErrNotFound, {});
+    if (it->second.owner.nspace != req.caller.nspace) return reply_alloc(origin, Status::ErrNoPermissions, {});
+    terminate(it->second, nullptr, Status::ErrJobKilledByCmd);
+    return reply_alloc(origin, Status::Success, {});
+  }
+  if (req.directive != Directive::New) return reply_alloc(origin, Status::ErrNotSupported, {});
+  std::uint64_t cpus = req.info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
+  const std::uint64_t whole = req.info.get_uint(key::ALLOC_NUM_NODES).value_or(0);
+  if (cpus == 0 && whole == 0) return reply_alloc(origin, Status::ErrBadParam, {});
+  std::vector<HostEntry> chosen;
+  std::uint64_t nodes_left = whole;
+  for (NodeId n = 0; n < cluster_.size() && (cpus > 0 || nodes_left > 0); ++n) {
+    if (!cluster_.node(n).schedulable || !nodes_[n].sessions.empty() || nodes_[n].daemon == DaemonState::Failed) continue;
+    const std::uint32_t slots = cluster_.node(n).slots;
+    if (whole > 0) {
+      chosen.push_back(HostEntry{cluster_.node(n).name, slots});
+      --nodes_left;
+    } else {
+      const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(cpus, slots));
+      chosen.push_back(HostEntry{cluster_.node(n).name, take});
+      cpus -= take;
+    }
+  }
+  if (cpus > 0 || nodes_left > 0) return reply_alloc(origin, Status::ErrOutOfResource, {});
+  const std::uint32_t id = next_rm_session_++;
+  InfoList resources;
+  resources.add(key::ALLOC_NODE_LIST, format_host_list(chosen)).add(key::ALLOC_ID, "dvm-alloc-" + std::to_string(id - 0x80000000u + 1));
+  for (const auto& k : {key::ALLOC_TIME, key::ALLOC_INHERITANCE, key::ALLOC_REQ_ID})
+    if (const Value* v = req.info.find(k)) resources.add(k, *v);
+  InfoList directives;
+  directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources)).add(key::REQUESTOR, req.caller);
+  for (const auto& item : req.info.items)
+    if (item.key == key::SESSION_APP || item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) directives.items.push_back(item);
+  // Instantiated as the RM's own decision: answered as an allocation, not as session control.
+  const Origin internal{Address::controller(), 0, req.corr};
+  const Status st = instantiate(internal, id, directives);
+  if (st != Status::Success) return reply_alloc(origin, st, {});
+  Session& s = sessions_.at(id);
+  s.owner = req.caller;
+  InfoList info;
+  info.add(key::ALLOC_ID, s.alloc_id).add(key::SESSION_ID, id).add(key::ALLOC_NODE_LIST, format_host_list(chosen));
+  reply_alloc(origin, Status::Success, std::move(info));
+}
+
 // ---------------------------------------------------------------- session control (FLOW.md §4)
 
 void Controller::on_session_ctrl(Address from, SessionCtrlRequest&& req) {
-  if (from == Address::scheduler()) {
-    const Origin origin{from, req.id, req.corr};
-    return execute(origin, std::move(req));
-  }
-  // From anyone else the scheduler decides; the RM forwards with PMIX_REQUESTOR.
-  forward_to_scheduler(from, std::move(req));
+  const Origin origin{from, req.id, req.corr};
+  // An order from the scheduler is carried out. From anyone else the scheduler decides (the
+  // RM forwards with PMIX_REQUESTOR); with none attached, the controller decides itself
+  // after checking the caller owns the session (FLOW.md §4).
+  if (from == Address::scheduler()) return execute(origin, std::move(req), true);
+  if (scheduler_attached_) return forward_to_scheduler(from, std::move(req));
+  execute(origin, std::move(req), false);
 }
 
-void Controller::execute(const Origin& origin, SessionCtrlRequest&& req) {
+void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler) {
   const InfoList& d = req.directives;
   std::vector<std::string_view> ops;
   for (auto op : kOperations)
     if (names_operation(d, op)) ops.push_back(op);
+  const bool sep = d.has(key::SESSION_SEP);
   if (env_.logging()) {
     std::string names;
     for (auto op : ops) names += (names.empty() ? "" : "+") + std::string(session_op_name(*parse_session_op(op)));
-    env_.log(Event("session_ctrl.execute").str("corr", req.corr).uint("session", req.session_id).str("ops", names).str("by", env_.name_of(origin.address)));
+    if (sep) names += std::string(names.empty() ? "" : "+") + "PMIX_SESSION_SEP";
+    env_.log(Event("session_ctrl.execute")
+                 .str("corr", req.corr)
+                 .uint("session", req.session_id)
+                 .str("ops", names)
+                 .str("by", env_.name_of(origin.address))
+                 .str("decided_by", by_scheduler ? "scheduler" : "controller"));
   }
-  if (ops.size() != 1) return answer(origin, Status::ErrBadParam);
+  // One operation per request; SEP may ride along, or stand alone.
+  if (ops.size() > 1 || (ops.empty() && !sep)) return answer(origin, Status::ErrBadParam);
+  const InfoList* res = d.get<InfoList>(key::SESSION_RESOURCES);
   for (auto sel : kSelection)
-    if (d.has(sel)) return answer(origin, Status::ErrNotSupported);
-  const std::string_view op = ops.front();
-
+    if (d.has(sel) || (res && res->has(sel))) return answer(origin, Status::ErrNotSupported);
+  const std::string_view op = ops.empty() ? key::SESSION_SEP : ops.front();
   if (op == key::SESSION_COMPLETE) return answer(origin, Status::ErrNotSupported);  // what the RM sends, never takes
   if (op == key::SESSION_INSTANTIATE) {
+    if (req.session_id == kAllSessions) return answer(origin, Status::ErrBadParam);
     const Status st = instantiate(origin, req.session_id, d);
     if (st != Status::Success) answer(origin, st);
     return;
   }
-  auto it = sessions_.find(req.session_id);
-  if (it == sessions_.end()) return answer(origin, Status::ErrNotFound);
-  Session& s = it->second;
-  if (op == key::SESSION_TERMINATE) {
-    const Status st = terminate(s, &origin, Status::ErrJobKilledByCmd);
-    if (st != Status::Success) answer(origin, st);
-    return;
+
+  // The sessions this call acts on: one, or (UINT32_MAX) every session the caller controls.
+  std::vector<std::uint32_t> targets;
+  if (req.session_id == kAllSessions) {
+    for (const auto& [id, session] : sessions_)
+      if (by_scheduler ? session.by_scheduler : session.owner.nspace == req.caller.nspace) targets.push_back(id);
+  } else {
+    auto it = sessions_.find(req.session_id);
+    if (it == sessions_.end()) return answer(origin, Status::ErrNotFound);
+    if (!by_scheduler && it->second.owner.nspace != req.caller.nspace) return answer(origin, Status::ErrNoPermissions);
+    targets.push_back(req.session_id);
   }
-  if (op == key::SESSION_EXTEND) return answer(origin, extend(s, d));
-  answer(origin, Status::ErrNotSupported);
+  std::vector<std::string> named;
+  for (const auto& item : d.items)
+    if (item.key == key::NSPACE)
+      if (const auto* ns = std::get_if<std::string>(&item.value)) named.push_back(*ns);
+
+  Status result = Status::Success;
+  const bool answer_on_reclaim = op == key::SESSION_TERMINATE && targets.size() == 1;
+  for (std::uint32_t id : targets) {
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) continue;  // ended by an earlier target (a child of its parent)
+    Session& session = it->second;
+    Status st = Status::Success;
+    if (sep) {
+      const Value* v = d.find(key::SESSION_SEP);
+      session.sep = !(v && std::holds_alternative<bool>(*v) && !std::get<bool>(*v));
+      if (env_.logging()) env_.log(Event("session.sep").uint("session", id).flag("sep", *session.sep));
+    }
+    if (op == key::SESSION_PAUSE) st = stop_jobs(session, {}, false, true);
+    else if (op == key::SESSION_RESUME) st = stop_jobs(session, {}, false, false);
+    else if (op == key::SESSION_PREEMPT) st = stop_jobs(session, named, true, true);
+    else if (op == key::SESSION_RESTORE) st = stop_jobs(session, named, true, false);
+    else if (op == key::SESSION_SIGNAL) {
+      const Value* v = d.find(key::SESSION_SIGNAL);
+      const auto* sig = v ? std::get_if<std::int32_t>(v) : nullptr;
+      st = sig ? signal_jobs(session, named, *sig) : Status::ErrBadParam;
+    } else if (op == key::SESSION_EXTEND) st = extend(session, d);
+    else if (op == key::SESSION_TERMINATE) st = terminate(session, answer_on_reclaim ? &origin : nullptr, Status::ErrJobKilledByCmd);
+    if (result == Status::Success) result = st;
+  }
+  if (!answer_on_reclaim || result != Status::Success) answer(origin, result);
 }
 
 Status Controller::instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives) {
@@ -275,30 +403,20 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
 
   Job job;
   if (apps && !apps->empty()) {
-    std::uint64_t slots = 0, procs = 0;
-    for (const auto& [n, k] : s.nodes) slots += k;
-    for (const auto& app : *apps) procs += app.maxprocs == 0 ? slots : app.maxprocs;
-    if (procs > slots) return Status::ErrOutOfResource;  // would oversubscribe what was granted
     s.has_apps = true;
     job.nspace = "job-" + std::to_string(id) + "." + std::to_string(++s.jobs_created);
     job.session = id;
     job.apps = *apps;
     job.corr = origin.corr;
-    // Map by slot over the session's nodes, in order: PRRTE's default mapping.
-    auto node = s.nodes.begin();
-    std::uint32_t used = 0;
-    for (std::uint64_t p = 0; p < procs; ++p) {
-      while (used == node->second) {
-        ++node;
-        used = 0;
-      }
-      if (job.placement.empty() || job.placement.back().first != node->first) job.placement.emplace_back(node->first, 0);
-      ++job.placement.back().second;
-      ++used;
-    }
+    if (!map_job(job, s.nodes)) return Status::ErrOutOfResource;  // would oversubscribe what was granted
     s.live_jobs.push_back(job.nspace);
     s.instantiate_answer = origin;
   }
+  // Sessions made by session control are detached by default; SEP=false ties one to its
+  // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
+  if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v)) s.sep = std::get<bool>(*v);
+  s.child_sep = directives.flag(key::ALLOC_CHILD_SEP) || res->flag(key::ALLOC_CHILD_SEP);
+  s.parent = session_of_requestor(s.owner);
 
   for (const auto& [n, k] : s.nodes) nodes_[n].sessions.push_back(id);
   if (env_.logging()) {
@@ -311,7 +429,10 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
                  .str("nodes", format_host_list(hosts))
                  .str("by", env_.name_of(origin.address))
                  .num("time_limit", s.time_limit)
-                 .flag("apps", s.has_apps));
+                 .flag("apps", s.has_apps)
+                 .str("owner", to_string(s.owner))
+                 .str("sep", s.sep ? (*s.sep ? "true" : "false") : "default")
+                 .uint("parent", s.parent));
     for (const auto& [n, k] : s.nodes) log_node(n);
   }
   auto [it, inserted] = sessions_.emplace(id, std::move(s));
@@ -326,13 +447,45 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
     return Status::Success;
   }
   auto [job_it, ok] = jobs_.emplace(job.nspace, std::move(job));
-  if (growing || !changes_.empty()) {
-    if (env_.logging()) env_.log(Event("job.fenced").str("nspace", job_it->first).str("corr", session.corr).str("reason", "DVM changing size"));
-    fenced_.push_back(job_it->first);
-  } else {
-    launch(job_it->second);
-  }
+  start_or_fence(job_it->second, growing);
   return Status::Success;
+}
+
+bool Controller::map_job(Job& job, const std::vector<std::pair<NodeId, std::uint32_t>>& slots) {
+  // By slot over the given nodes, in order: PRRTE's default mapping. Never oversubscribes.
+  std::uint64_t total = 0, procs = 0;
+  for (const auto& [n, k] : slots) total += k;
+  for (const auto& app : job.apps) procs += app.maxprocs == 0 ? total : app.maxprocs;
+  if (procs == 0 || procs > total) return false;
+  job.placement.clear();
+  auto node = slots.begin();
+  std::uint32_t used = 0;
+  for (std::uint64_t p = 0; p < procs; ++p) {
+    while (used == node->second) {
+      ++node;
+      used = 0;
+    }
+    if (job.placement.empty() || job.placement.back().first != node->first) job.placement.emplace_back(node->first, 0);
+    ++job.placement.back().second;
+    ++used;
+  }
+  return true;
+}
+
+void Controller::start_or_fence(Job& job, bool growing) {
+  // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
+  if (growing || !changes_.empty()) {
+    if (env_.logging()) env_.log(Event("job.fenced").str("nspace", job.nspace).str("corr", job.corr).str("reason", "DVM changing size"));
+    fenced_.push_back(job.nspace);
+  } else {
+    launch(job);
+  }
+}
+
+std::uint32_t Controller::session_of_requestor(const Proc& p) const {
+  // A requestor is "inside" a session when it is a process of one of that session's jobs.
+  auto it = jobs_.find(p.nspace);
+  return it == jobs_.end() ? 0 : it->second.session;
 }
 
 void Controller::arm_limit(Session& s) {
@@ -363,14 +516,59 @@ Status Controller::terminate(Session& s, const Origin* answer_to, Status reason)
   }
   const auto live = s.live_jobs;  // job_ended() edits the list
   for (const auto& nspace : live) {
-    Job& job = jobs_.at(nspace);
+    auto it = jobs_.find(nspace);
+    if (it == jobs_.end()) continue;
+    Job& job = it->second;
     job.status = reason;
     if (job.state == JobState::Fenced) {
       std::erase(fenced_, nspace);
       job_ended(job);
       continue;
     }
+    set_stopped(job, false, false);  // stopped processes are continued first, then killed
     for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), KillProcs{nspace, reason});
+  }
+  return Status::Success;
+}
+
+Status Controller::stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop) {
+  // PAUSE/RESUME act on every job; PREEMPT/RESTORE on the named ones (all if none named).
+  // Preemption suspends and keeps the resources: without checkpointing, RESTORE could not
+  // be honoured otherwise (the deliberate deviation of FLOW.md §4).
+  for (const auto& ns : named)
+    if (std::find(s.live_jobs.begin(), s.live_jobs.end(), ns) == s.live_jobs.end()) return Status::ErrNotFound;
+  for (const auto& ns : s.live_jobs) {
+    if (!named.empty() && std::find(named.begin(), named.end(), ns) == named.end()) continue;
+    Job& job = jobs_.at(ns);
+    if (preempt) set_stopped(job, job.paused, stop);
+    else set_stopped(job, stop, job.preempted);
+  }
+  return Status::Success;
+}
+
+void Controller::set_stopped(Job& job, bool paused, bool preempted) {
+  const bool was = job.paused || job.preempted;
+  job.paused = paused;
+  job.preempted = preempted;
+  const bool now = paused || preempted;
+  // A job is never signalled twice for the same state.
+  if (was == now || job.state == JobState::Fenced || job.state == JobState::Ended) return;
+  if (env_.logging())
+    env_.log(Event(now ? "job.suspend" : "job.continue").str("nspace", job.nspace).uint("session", job.session)
+                 .flag("paused", paused).flag("preempted", preempted));
+  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
+}
+
+Status Controller::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
+  if (signal <= 0 || signal > 64) return Status::ErrBadParam;
+  for (const auto& ns : named)
+    if (std::find(s.live_jobs.begin(), s.live_jobs.end(), ns) == s.live_jobs.end()) return Status::ErrNotFound;
+  for (const auto& ns : s.live_jobs) {
+    if (!named.empty() && std::find(named.begin(), named.end(), ns) == named.end()) continue;
+    const Job& job = jobs_.at(ns);
+    if (env_.logging()) env_.log(Event("job.signal").str("nspace", ns).uint("session", s.id).sint("signal", signal));
+    if (job.state == JobState::Fenced) continue;
+    for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{ns, signal});
   }
   return Status::Success;
 }
@@ -455,22 +653,202 @@ void Controller::reclaim(Session& s) {
   for (const auto& origin : s.terminate_answers) answer(origin, Status::Success);
   if (s.instantiate_answer) answer(*s.instantiate_answer, unlaunched);
   sessions_.erase(id);
+  // Children end with their parent unless separated (FLOW.md §4).
+  end_dependents("", id, Status::ErrJobKilledByCmd);
+}
+
+void Controller::end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason) {
+  std::vector<std::uint32_t> doomed;
+  for (const auto& [sid, session] : sessions_) {
+    const bool child = parent != 0 && session.parent == parent && !session.child_sep && session.sep != true;
+    const bool tied = !owner_nspace.empty() && session.owner.nspace == owner_nspace && session.sep == false;
+    if ((child || tied) && !session.terminating) doomed.push_back(sid);
+  }
+  for (std::uint32_t sid : doomed) {
+    auto it = sessions_.find(sid);
+    if (it == sessions_.end()) continue;
+    if (env_.logging())
+      env_.log(Event("session.dependent_end").uint("session", sid).uint("parent", parent).str("owner", owner_nspace));
+    terminate(it->second, nullptr, reason);
+  }
 }
 
 void Controller::answer(const Origin& origin, Status status, InfoList info) {
+  if (origin.address == Address::controller()) return;  // the RM's own decision (standalone)
   if (env_.logging())
     env_.log(Event("session_ctrl.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
   env_.send(origin.address, SessionCtrlResponse{origin.id, status, std::move(info), origin.corr});
 }
 
+// ---------------------------------------------------------------- PMIX_ALLOC_ACTIVATE (FLOW.md §5)
+
+Status Controller::activate(const InfoList& info, const Proc& requestor, Address notify, const std::string& corr,
+                            std::vector<NodeId>& nodes) {
+  // Daemons on nodes the requestor already holds: nothing is added to the allocation and no
+  // slot count changes, so no scheduler is asked, even where it owns the allocation.
+  const auto* host = info.get<std::string>(key::HOST);
+  const auto* hostfile = info.get<std::string>(key::HOSTFILE);
+  if (!host && !hostfile) return Status::ErrBadParam;
+  // What the requestor holds: the named allocation, else the DVM's own allocation.
+  std::vector<std::string> allocated;
+  std::string alloc_id, req_id;
+  if (const auto* a = info.get<std::string>(key::ALLOC_ID)) {
+    auto it = std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& e) { return e.second.alloc_id == *a; });
+    if (it == sessions_.end()) return Status::ErrNotFound;
+    if (it->second.owner.nspace != requestor.nspace && requestor.nspace != kControllerProc.nspace)
+      return Status::ErrNoPermissions;
+    for (const auto& [n, k] : it->second.nodes) allocated.push_back(cluster_.node(n).name);
+    alloc_id = *a;
+  } else {
+    allocated = cluster_.schedulable_names();
+  }
+  if (const auto* r = info.get<std::string>(key::ALLOC_REQ_ID)) req_id = *r;
+  std::vector<std::string> chosen;
+  try {
+    HostSpec spec;
+    if (host) spec = parse_host_list(*host, HostUse::Activate, "PMIX_HOST");
+    if (hostfile) merge_host_specs(spec, parse_hostfile(*hostfile, HostUse::Activate));
+    chosen = resolve_hosts(spec, allocated, "PMIX_HOST");
+  } catch (const InputError& e) {
+    if (env_.logging()) env_.log(Event("activate.refused").str("corr", corr).str("reason", e.detail()));
+    return Status::ErrBadParam;  // `:N`, `+e`, a node outside the allocation, a bad file
+  }
+  std::vector<std::pair<NodeId, std::uint32_t>> to_start;
+  for (const auto& name : chosen) {
+    const NodeId n = *cluster_.find(name);
+    nodes.push_back(n);
+    // Already in the DVM is already satisfied, not an error (nor is +all with nothing left).
+    if (nodes_[n].daemon != DaemonState::Up && nodes_[n].daemon != DaemonState::Starting) to_start.emplace_back(n, 0);
+  }
+  if (env_.logging())
+    env_.log(Event("activate").str("corr", corr).uint("nodes", nodes.size()).uint("starting", to_start.size()).str("alloc", alloc_id));
+  // Answered on grant; the daemons are reported by PMIX_DVM_IS_READY to whoever asked.
+  grow_dvm(to_start, alloc_id, corr, req_id, notify);
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- PMIx_Spawn (FLOW.md §7)
+
+void Controller::on_spawn(Address from, SpawnRequest&& req) {
+  const std::uint64_t key = next_id_++;
+  Spawn& spawn = spawns_.emplace(key, Spawn{Origin{from, req.id, req.corr}, std::move(req), {}, 0, Status::Success}).first->second;
+  const InfoList& job_info = spawn.request.job_info;
+  if (spawn.request.apps.empty()) return finish_spawn(key, Status::ErrBadParam, {});
+  const auto* alloc = job_info.get<InfoList>(key::SPAWN_ALLOC);
+  if (!alloc) {
+    // No allocation carried: into a session the caller names, or the DVM's general pool.
+    std::vector<std::pair<NodeId, std::uint32_t>> slots;
+    std::uint32_t session = 0;
+    if (auto sid = job_info.get_uint(key::SESSION_ID)) {
+      auto it = sessions_.find(static_cast<std::uint32_t>(*sid));
+      if (it == sessions_.end()) return finish_spawn(key, Status::ErrNotFound, {});
+      if (it->second.owner.nspace != spawn.request.caller.nspace) return finish_spawn(key, Status::ErrNoPermissions, {});
+      slots = it->second.nodes;
+      session = it->first;
+    } else {
+      for (NodeId n = 0; n < cluster_.size(); ++n)  // withheld nodes are only for their session's jobs
+        if (cluster_.node(n).schedulable && nodes_[n].daemon == DaemonState::Up && nodes_[n].sessions.empty() &&
+            nodes_[n].procs < cluster_.node(n).slots)
+          slots.emplace_back(n, cluster_.node(n).slots - nodes_[n].procs);
+    }
+    return launch_spawn(key, std::move(slots), session);
+  }
+  // The allocation first, exactly as the standalone request would be served.
+  const auto* directive = alloc->get<Directive>(key::ALLOC_REQ_DIRECTIVE);
+  if (!directive) return finish_spawn(key, Status::ErrBadParam, {});
+  AllocRequest request{key, *directive, *alloc, spawn.request.caller, spawn.request.corr};
+  request.info.erase(key::ALLOC_REQ_DIRECTIVE);
+  if (env_.logging())
+    env_.log(Event("spawn.alloc").str("corr", spawn.request.corr).str("directive", directive_name(*directive)));
+  const Origin self{Address::controller(), key, spawn.request.corr};
+  if (*directive == Directive::Activate) {
+    std::vector<NodeId> nodes;
+    const Status st = activate(request.info, request.caller, spawn.origin.address, request.corr, nodes);
+    if (st != Status::Success) return finish_spawn(key, Status::ErrJobAllocFailed, {});
+    std::vector<std::pair<NodeId, std::uint32_t>> slots;
+    for (NodeId n : nodes) slots.emplace_back(n, cluster_.node(n).slots);
+    return launch_spawn(key, std::move(slots), 0);
+  }
+  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve) return serve_standalone(self, std::move(request));
+  forward_to_scheduler(Address::controller(), std::move(request));
+}
+
+void Controller::on_spawn_allocated(std::uint64_t key, Status status, const InfoList& info) {
+  auto it = spawns_.find(key);
+  if (it == spawns_.end()) return;
+  Spawn& spawn = it->second;
+  if (!spawn.alloc_id.empty()) {
+    // The answer to our RELEASE after a failed launch: only now does the spawn fail.
+    return finish_spawn(key, spawn.launch_error, {});
+  }
+  if (status != Status::Success) {
+    if (env_.logging()) env_.log(Event("spawn.alloc_refused").str("corr", spawn.request.corr).status("status", status));
+    return finish_spawn(key, Status::ErrJobAllocFailed, {});  // nothing is launched
+  }
+  const auto* alloc_id = info.get<std::string>(key::ALLOC_ID);
+  auto session = std::find_if(sessions_.begin(), sessions_.end(),
+                              [&](const auto& e) { return alloc_id && e.second.alloc_id == *alloc_id; });
+  if (session == sessions_.end()) return finish_spawn(key, Status::ErrJobAllocFailed, {});
+  spawn.alloc_id = *alloc_id;
+  spawn.session = session->first;
+  // The job exists for this allocation only: the session ends with it.
+  session->second.has_apps = true;
+  launch_spawn(key, session->second.nodes, session->first);
+}
+
+void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, std::uint32_t>> slots, std::uint32_t session) {
+  Spawn& spawn = spawns_.at(key);
+  Job job;
+  job.session = session;
+  job.apps = spawn.request.apps;
+  job.corr = spawn.request.corr;
+  job.spawn = key;
+  if (session != 0) {
+    Session& s = sessions_.at(session);
+    job.nspace = "job-" + std::to_string(session) + "." + std::to_string(++s.jobs_created);
+  } else {
+    job.nspace = "job-dvm." + std::to_string(++pool_jobs_);
+  }
+  // Mapped only onto what it was given, never onto anything else the DVM holds.
+  if (!map_job(job, slots)) {
+    spawn.launch_error = Status::ErrOutOfResource;
+    if (spawn.alloc_id.empty()) return finish_spawn(key, Status::ErrOutOfResource, {});
+    InfoList release;
+    release.add(key::ALLOC_ID, spawn.alloc_id);
+    return forward_to_scheduler(Address::controller(), AllocRequest{key, Directive::Release, std::move(release), spawn.request.caller, spawn.request.corr});
+  }
+  if (session != 0) sessions_.at(session).live_jobs.push_back(job.nspace);
+  if (env_.logging())
+    env_.log(Event("spawn.launch").str("corr", job.corr).str("nspace", job.nspace).uint("session", session));
+  auto [it, ok] = jobs_.emplace(job.nspace, std::move(job));
+  bool growing = false;
+  for (const auto& [n, procs] : it->second.placement) growing = growing || nodes_[n].daemon != DaemonState::Up;
+  if (growing && session != 0) grow_dvm(sessions_.at(session).nodes, sessions_.at(session).alloc_id, it->second.corr, "");
+  start_or_fence(it->second, growing);
+}
+
+void Controller::finish_spawn(std::uint64_t key, Status status, const std::string& nspace) {
+  auto it = spawns_.find(key);
+  if (it == spawns_.end()) return;
+  const Spawn spawn = std::move(it->second);
+  spawns_.erase(it);
+  InfoList info;
+  if (!spawn.alloc_id.empty() && status == Status::Success) info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
+  if (env_.logging())
+    env_.log(Event("spawn.answer").str("corr", spawn.origin.corr).str("to", env_.name_of(spawn.origin.address))
+                 .status("status", status).str("nspace", nspace));
+  env_.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, std::move(info), spawn.origin.corr});
+}
+
 // ---------------------------------------------------------------- DVM and jobs (FLOW.md §6)
 
 bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes, const std::string& alloc_id,
-                          const std::string& corr, const std::string& req_id) {
+                          const std::string& corr, const std::string& req_id, Address notify) {
   DvmChange change;
   change.corr = corr;
   if (!alloc_id.empty()) change.alloc_ids.push_back(alloc_id);
   if (!req_id.empty()) change.req_ids.push_back(req_id);
+  if (notify != Address::controller()) change.notify.push_back(notify);
   for (const auto& [n, k] : nodes) {
     if (nodes_[n].daemon == DaemonState::Up) continue;
     if (nodes_[n].daemon != DaemonState::Starting) {
@@ -480,7 +858,16 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
     }
     change.pending.push_back(n);
   }
-  if (change.pending.empty()) return false;
+  if (change.pending.empty()) {
+    // Nothing to start: the change is complete at once, and still reported.
+    if (!change.notify.empty()) {
+      InfoList info;
+      for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
+      for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
+      for (Address to : change.notify) env_.send(to, Notification{Status::DvmIsReady, info, corr});
+    }
+    return false;
+  }
   if (env_.logging()) env_.log(Event("dvm.grow").str("corr", corr).uint("daemons", change.pending.size()).str("alloc", alloc_id));
   changes_.push_back(std::move(change));
   return true;
@@ -497,10 +884,49 @@ void Controller::on_daemon_ready(NodeId node) {
 void Controller::on_daemon_failed(NodeId node) {
   if (node >= nodes_.size()) return;
   nodes_[node].daemon = DaemonState::Failed;
-  if (env_.logging()) log_node(node);
+  if (env_.logging()) {
+    env_.log(Event("daemon.failed").str("node", cluster_.node(node).name));
+    log_node(node);
+  }
   for (auto& c : changes_)
     if (std::erase(c.pending, node)) c.failed = true;
   finish_changes();
+}
+
+void Controller::on_node_failed(NodeId node) {
+  // A node that dies takes its daemon and its processes with it: every job with ranks there
+  // is aborted, and the scheduler is told the node is down (PMIX_EVENT_NODE_DOWN).
+  if (node >= nodes_.size() || node == Cluster::kHead || nodes_[node].daemon == DaemonState::Failed) return;
+  const bool was_starting = nodes_[node].daemon == DaemonState::Starting;
+  if (was_starting) return on_daemon_failed(node);
+  nodes_[node].daemon = DaemonState::Failed;
+  nodes_[node].procs = 0;
+  InfoList info;
+  info.add("pmix.hname", cluster_.node(node).name);
+  if (env_.logging()) {
+    env_.log(Event("node.down").str("node", cluster_.node(node).name).status("event", Status::EventNodeDown));
+    log_node(node);
+  }
+  if (scheduler_attached_) env_.send(Address::scheduler(), Notification{Status::EventNodeDown, info, {}});
+  std::vector<std::string> hit;
+  for (const auto& [ns, job] : jobs_)
+    for (const auto& [n, procs] : job.placement)
+      if (n == node && job.state != JobState::Ended) hit.push_back(ns);
+  std::sort(hit.begin(), hit.end());
+  for (const auto& ns : hit) {
+    auto it = jobs_.find(ns);
+    if (it == jobs_.end()) continue;
+    Job& job = it->second;
+    job.status = Status::ErrJobAbortedBySysEvent;
+    for (const auto& [n, procs] : job.placement)
+      if (n != node) env_.send(Address::daemon(n), KillProcs{ns, Status::ErrJobAbortedBySysEvent});
+    if (job.state == JobState::Fenced) {
+      std::erase(fenced_, ns);
+      job_ended(job);
+    } else {
+      on_procs_ended(ProcsEnded{ns, node, Status::ErrJobAbortedBySysEvent, 0});
+    }
+  }
 }
 
 void Controller::finish_changes() {
@@ -515,6 +941,7 @@ void Controller::finish_changes() {
     for (const auto& a : it->alloc_ids) info.add(key::ALLOC_ID, a);
     for (const auto& r : it->req_ids) info.add(key::ALLOC_REQ_ID, r);
     if (env_.logging()) env_.log(Event("dvm.ready").str("corr", it->corr).status("code", code).info("info", info));
+    for (Address to : it->notify) env_.send(to, Notification{code, info, it->corr});
     if (scheduler_attached_) env_.send(Address::scheduler(), Notification{code, std::move(info), it->corr});
     it = changes_.erase(it);
   }
@@ -537,6 +964,7 @@ void Controller::launch(Job& job) {
     for (const auto& app : job.apps) {
       local.runtime_s = std::max(local.simulated_runtime(), app.simulated_runtime());
       if (local.exit_code == 0) local.exit_code = app.exit_code;
+      local.fail_launch = local.fail_launch || app.fail_launch;
     }
     if (nodes_[n].daemon != DaemonState::Up) unreachable.push_back(n);
     else env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
@@ -545,19 +973,31 @@ void Controller::launch(Job& job) {
   // Ranks whose daemon never came up cannot start; the job may end here, so it is looked up
   // again rather than held by reference.
   const std::string nspace = job.nspace;
-  for (NodeId n : unreachable) on_procs_ended(ProcsEnded{nspace, n, Status::ErrJobFailedToLaunch, 0});
+  for (NodeId n : unreachable) on_procs_started(ProcsStarted{nspace, n, Status::ErrJobFailedToLaunch});
 }
 
 void Controller::on_procs_started(const ProcsStarted& m) {
   auto it = jobs_.find(m.nspace);
   if (it == jobs_.end()) return;
   Job& job = it->second;
+  if (m.status != Status::Success) {
+    // A launch that fails anywhere fails the job: the ranks that did start are killed.
+    if (env_.logging()) env_.log(Event("job.launch_failed").str("nspace", job.nspace).str("node", cluster_.node(m.node).name).status("status", m.status));
+    if (job.status == Status::Success) {
+      job.status = m.status;
+      for (const auto& [n, procs] : job.placement)
+        if (n != m.node && nodes_[n].daemon == DaemonState::Up) env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
+    }
+    return on_procs_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
+  }
   for (const auto& [n, procs] : job.placement)
     if (n == m.node) nodes_[n].procs += procs;
   if (env_.logging()) log_node(m.node);
-  if (++job.started < job.placement.size() || job.state != JobState::Launching) return;
+  if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
   if (env_.logging()) env_.log(Event("job.start").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("event", Status::EventJobStart));
+  if (job.spawn) finish_spawn(*job.spawn, Status::Success, job.nspace);
+  job.spawn.reset();
   auto s = sessions_.find(job.session);
   if (s != sessions_.end() && s->second.instantiate_answer) {
     // "answers only once the launch is done" (FLOW.md §4)
@@ -572,8 +1012,9 @@ void Controller::on_procs_ended(const ProcsEnded& m) {
   auto it = jobs_.find(m.nspace);
   if (it == jobs_.end()) return;
   Job& job = it->second;
+  const bool ran = m.status != Status::ErrJobFailedToLaunch && m.status != Status::ErrJobAbortedBySysEvent;
   for (const auto& [n, procs] : job.placement)
-    if (n == m.node && nodes_[n].procs >= procs && m.status != Status::ErrJobFailedToLaunch) nodes_[n].procs -= procs;
+    if (n == m.node && nodes_[n].procs >= procs && ran) nodes_[n].procs -= procs;
   if (env_.logging() && m.node < nodes_.size()) log_node(m.node);
   // The job's status is the first failure any of its daemons reports.
   if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;
@@ -587,9 +1028,31 @@ void Controller::job_ended(Job& job) {
     env_.log(Event("job.end").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("status", job.status).status("event", Status::EventJobEnd));
   const std::string nspace = job.nspace;
   const std::uint32_t session_id = job.session;
+  const Status status = job.status;
+  const std::optional<std::uint64_t> spawn = job.spawn;
   InfoList record;
-  record.add(key::NSPACE, nspace).add(key::JOB_TERM_STATUS, job.status);
+  record.add(key::NSPACE, nspace).add(key::JOB_TERM_STATUS, status);
   jobs_.erase(nspace);
+  if (spawn) {
+    // The launch failed after its allocation was granted: hand the allocation back (RELEASE)
+    // before the spawn returns its own error, so nothing stays held for no job (FLOW.md §7).
+    Spawn& sp = spawns_.at(*spawn);
+    sp.launch_error = status == Status::Success ? Status::ErrJobFailedToLaunch : status;
+    if (!sp.alloc_id.empty()) {
+      if (env_.logging()) env_.log(Event("spawn.release").str("corr", sp.request.corr).str("alloc", sp.alloc_id));
+      InfoList release;
+      release.add(key::ALLOC_ID, sp.alloc_id);
+      AllocRequest req{*spawn, Directive::Release, std::move(release), sp.request.caller, sp.request.corr};
+      if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve)
+        serve_standalone(Origin{Address::controller(), *spawn, sp.request.corr}, std::move(req));
+      else
+        forward_to_scheduler(Address::controller(), std::move(req));
+    } else {
+      finish_spawn(*spawn, sp.launch_error, {});
+    }
+  }
+  // Sessions tied to this job (requested from inside it with SEP=false) end with it.
+  end_dependents(nspace, 0, Status::ErrJobKilledByCmd);
   auto s = sessions_.find(session_id);
   if (s == sessions_.end()) return;
   Session& session = s->second;

@@ -1,5 +1,7 @@
 #include "pmixflow/roles/daemon.hpp"
 
+#include <algorithm>
+
 namespace pmixflow {
 
 void Daemon::start() {
@@ -8,15 +10,25 @@ void Daemon::start() {
 }
 
 void Daemon::handle(Address from, Message&& msg) {
+  if (from.kind == PartyKind::Requestor) clients_.insert(from);
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, AllocRequest>) {
-          relay_alloc(from, std::move(m));
+          relay(from, std::move(m), "alloc.relay");
         } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
-          relay_session_ctrl(from, std::move(m));
-        } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse>) {
+          relay(from, std::move(m), "session_ctrl.relay");
+        } else if constexpr (std::is_same_v<T, SpawnRequest>) {
+          relay(from, std::move(m), "spawn.relay");
+        } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse> ||
+                             std::is_same_v<T, SpawnResponse>) {
           carry_back(std::move(m));
+        } else if constexpr (std::is_same_v<T, SignalProcs>) {
+          on_signal(m);
+        } else if constexpr (std::is_same_v<T, Notification>) {
+          // An event from the controller (PMIX_DVM_IS_READY, ...) for the local clients.
+          if (from == Address::controller())
+            for (Address client : clients_) env_.send(client, m);
         } else if constexpr (std::is_same_v<T, ConnectRequest>) {
           // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any
           // other tool may connect to its local server.
@@ -37,30 +49,23 @@ void Daemon::handle(Address from, Message&& msg) {
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           // The path above is gone; an answer a local caller could not take breaks nobody else's call.
           if (m.to == Address::controller()) fail_pending(Status::ErrUnreach);
+          else clients_.erase(m.to);
         } else if constexpr (std::is_same_v<T, PeerLost>) {
           if (m.peer == Address::controller()) fail_pending(Status::ErrUnreach);
+          else clients_.erase(m.peer);
         }
       },
       std::move(msg));
 }
 
-void Daemon::relay_alloc(Address from, AllocRequest&& req) {
+template <class Call>
+void Daemon::relay(Address from, Call&& call, std::string_view what) {
   // Relayed unchanged (PRRTE tag SCHED): only the handle is ours, to match the answer.
   const std::uint64_t id = next_id_++;
-  pending_.emplace(id, PendingCall{from, req.id, false, req.corr});
-  if (env_.logging())
-    env_.log(Event("alloc.relay").str("corr", req.corr).str("from", env_.name_of(from)).str("to", "controller"));
-  req.id = id;
-  env_.send(Address::controller(), std::move(req));
-}
-
-void Daemon::relay_session_ctrl(Address from, SessionCtrlRequest&& req) {
-  const std::uint64_t id = next_id_++;
-  pending_.emplace(id, PendingCall{from, req.id, true, req.corr});
-  if (env_.logging())
-    env_.log(Event("session_ctrl.relay").str("corr", req.corr).str("from", env_.name_of(from)).str("to", "controller"));
-  req.id = id;
-  env_.send(Address::controller(), std::move(req));
+  pending_.emplace(id, PendingCall{from, call.id, kind_of<std::decay_t<Call>>(), call.corr});
+  if (env_.logging()) env_.log(Event(what).str("corr", call.corr).str("from", env_.name_of(from)).str("to", "controller"));
+  call.id = id;
+  env_.send(Address::controller(), std::forward<Call>(call));
 }
 
 template <class Response>
@@ -79,22 +84,66 @@ void Daemon::launch(LaunchProcs&& launch) {
   auto& job = jobs_[launch.nspace];
   job.exit_code = launch.app.exit_code;
   const double runtime = launch.app.simulated_runtime();
+  const bool fails = launch.app.fail_launch;
   const std::string nspace = launch.nspace;
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
-  env_.after(config_.proc_start_s * (1.0 + config_.jitter * u), [this, nspace, runtime] {
+  env_.after(config_.proc_start_s * (1.0 + config_.jitter * u), [this, nspace, runtime, fails] {
     auto it = jobs_.find(nspace);
     if (it == jobs_.end()) return;  // killed before it started
+    if (fails) {
+      // The executable could not be started here: nothing runs, the launch is refused.
+      jobs_.erase(it);
+      if (env_.logging()) env_.log(Event("procs.failed").str("nspace", nspace).status("status", Status::ErrJobFailedToLaunch));
+      env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::ErrJobFailedToLaunch});
+      return;
+    }
     it->second.running = true;
     if (env_.logging()) env_.log(Event("procs.running").str("nspace", nspace));
     env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
-    it->second.end_timer = env_.after(runtime, [this, nspace] {
-      auto job_it = jobs_.find(nspace);
-      if (job_it == jobs_.end()) return;
-      job_it->second.end_timer = 0;
-      const int code = job_it->second.exit_code;
-      end_local(nspace, code == 0 ? Status::Success : Status::ErrJobNonZeroTerm, code);
-    });
+    arm_end(nspace, runtime);
   });
+}
+
+void Daemon::arm_end(const std::string& nspace, double after) {
+  auto& job = jobs_.at(nspace);
+  job.ends_at = env_.now() + after;
+  job.end_timer = env_.after(after, [this, nspace] {
+    auto it = jobs_.find(nspace);
+    if (it == jobs_.end()) return;
+    it->second.end_timer = 0;
+    const int code = it->second.exit_code;
+    end_local(nspace, code == 0 ? Status::Success : Status::ErrJobNonZeroTerm, code);
+  });
+}
+
+void Daemon::on_signal(const SignalProcs& sig) {
+  auto it = jobs_.find(sig.nspace);
+  if (it == jobs_.end()) return;
+  LocalJob& job = it->second;
+  if (env_.logging()) env_.log(Event("procs.signal").str("nspace", sig.nspace).sint("signal", sig.signal));
+  switch (sig.signal) {
+    case kSigStop:
+      // Stopped processes keep their memory and slots but make no progress.
+      if (job.stopped || !job.running) return;
+      job.stopped = true;
+      job.remaining = std::max(0.0, job.ends_at - env_.now());
+      if (job.end_timer) env_.cancel(job.end_timer);
+      job.end_timer = 0;
+      return;
+    case kSigCont:
+      if (!job.stopped) return;
+      job.stopped = false;
+      arm_end(sig.nspace, job.remaining);
+      return;
+    case kSigHup:
+    case kSigInt:
+    case kSigKill:
+    case kSigTerm:
+      end_local(sig.nspace, Status::ErrJobAbortedBySig, 128 + sig.signal);
+      return;
+    default:
+      return;  // caught or ignored by the application
+  }
 }
 
 void Daemon::end_local(const std::string& nspace, Status status, int exit_code) {
@@ -106,14 +155,22 @@ void Daemon::end_local(const std::string& nspace, Status status, int exit_code) 
   env_.send(Address::controller(), ProcsEnded{nspace, node_, status, exit_code});
 }
 
-void Daemon::fail_pending(Status status) {
-  // Every local caller gets an answer, also when the path above is gone (FLOW.md §2).
-  for (auto& [id, call] : pending_) {
-    if (call.session_ctrl)
+void Daemon::answer_failed(const PendingCall& call, Status status) {
+  switch (call.kind) {
+    case MessageKind::SessionCtrlRequest:
       env_.send(call.origin, SessionCtrlResponse{call.origin_id, status, {}, call.corr});
-    else
+      break;
+    case MessageKind::SpawnRequest:
+      env_.send(call.origin, SpawnResponse{call.origin_id, status, {}, {}, call.corr});
+      break;
+    default:
       env_.send(call.origin, AllocResponse{call.origin_id, status, {}, call.corr});
   }
+}
+
+void Daemon::fail_pending(Status status) {
+  // Every local caller gets an answer, also when the path above is gone (FLOW.md §2).
+  for (const auto& [id, call] : pending_) answer_failed(call, status);
   pending_.clear();
 }
 

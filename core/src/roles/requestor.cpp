@@ -6,6 +6,11 @@ namespace pmixflow {
 
 std::string describe_call(const Call& call) {
   if (const auto* a = std::get_if<AllocRequest>(&call)) return std::string(directive_name(a->directive));
+  if (const auto* sp = std::get_if<SpawnRequest>(&call)) {
+    const auto* alloc = sp->job_info.get<InfoList>(key::SPAWN_ALLOC);
+    const auto* dir = alloc ? alloc->get<Directive>(key::ALLOC_REQ_DIRECTIVE) : nullptr;
+    return dir ? "PMIx_Spawn+" + std::string(directive_name(*dir)) : "PMIx_Spawn";
+  }
   const auto& s = std::get<SessionCtrlRequest>(call);
   std::string ops;
   for (const auto& item : s.directives.items)
@@ -58,6 +63,9 @@ void Requestor::handle(Address from, Message&& msg) {
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse>) {
+          answer(m.id, m.status, std::move(m.info));
+        } else if constexpr (std::is_same_v<T, SpawnResponse>) {
+          if (!m.nspace.empty()) m.info.add(key::NSPACE, m.nspace);
           answer(m.id, m.status, std::move(m.info));
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           answer(m.id, Status::ErrUnreach, {});

@@ -26,6 +26,7 @@ class Scheduler::View final : public SchedulingView {
 Scheduler::Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config)
     : env_(env), cluster_(cluster), policy_(std::move(policy)), config_(config) {
   free_slots_.resize(cluster_.size(), 0);
+  down_.resize(cluster_.size(), false);
   for (NodeId n = 0; n < cluster_.size(); ++n)
     if (cluster_.node(n).schedulable) free_slots_[n] = cluster_.node(n).slots;
   total_ = free_total_ = whole_free_slots_ = cluster_.schedulable_slots();
@@ -88,6 +89,9 @@ void Scheduler::handle(Address from, Message&& msg) {
           }
         } else if constexpr (std::is_same_v<T, PeerLost>) {
           on_peer_lost(m.peer);
+        } else if constexpr (std::is_same_v<T, Notification>) {
+          if (m.code == Status::EventNodeDown)
+            if (const auto* name = m.info.template get<std::string>("pmix.hname")) node_down(*name);
         }
       },
       std::move(msg));
@@ -159,6 +163,8 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   for (const auto& item : req.info.items)
     if (item.key == key::SESSION_APP || item.key == key::SESSION_JOB) q.apps_and_job.items.push_back(item);
   if (auto inheritance = req.info.get_uint(key::ALLOC_INHERITANCE)) q.inheritance = static_cast<std::uint32_t>(*inheritance);
+  for (const auto& item : req.info.items)
+    if (item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) q.passed_on.items.push_back(item);
   q.record = records_.size();
   AllocationRecord rec;
   rec.corr = req.corr;
@@ -216,7 +222,9 @@ void Scheduler::grant(Queued&& q) {
   if (q.inheritance) resources.add(key::ALLOC_INHERITANCE, *q.inheritance);
   InfoList directives;
   directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources));
+  directives.add(key::REQUESTOR, q.requestor);  // the session's owner, for the RM's own checks
   for (auto& item : q.apps_and_job.items) directives.items.push_back(std::move(item));
+  for (auto& item : q.passed_on.items) directives.items.push_back(std::move(item));
   live_.emplace(alloc_id, std::move(live));
   call_rm(session_id, std::move(directives), q.origin.corr, Outstanding{CallKind::Instantiate, alloc_id, q.origin, {}, 0});
 }
@@ -262,6 +270,15 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
     }
     case CallKind::Terminate:
       return answer(out.origin, resp.status);
+    case CallKind::OnBehalf: {
+      auto d = decisions_.find(out.group);
+      if (d == decisions_.end()) return;
+      if (d->second.status == Status::Success) d->second.status = resp.status;
+      if (--d->second.left > 0) return;
+      const Decision decision = d->second;
+      decisions_.erase(d);
+      return answer_ctrl(decision.origin, decision.status);
+    }
     case CallKind::Extend: {
       if (live_it == live_.end() || resp.status != Status::Success) {
         give_back(out.added);
@@ -366,9 +383,50 @@ void Scheduler::on_cancel(Address from, AllocRequest&& req, const Proc& requesto
 
 void Scheduler::on_session_ctrl(Address from, SessionCtrlRequest&& req) {
   if (req.directives.flag(key::SESSION_COMPLETE)) return on_complete(from, std::move(req));
-  // Session control forwarded by the RM on a requestor's behalf: the scheduler decides. Only
-  // the operations it can order the RM to carry out are honoured here.
-  env_.send(from, SessionCtrlResponse{req.id, Status::ErrNotSupported, {}, req.corr});
+  decide_session_ctrl(from, std::move(req));
+}
+
+void Scheduler::decide_session_ctrl(Address from, SessionCtrlRequest&& req) {
+  // A requestor's session control, forwarded by the RM (or sent here directly): the scheduler
+  // decides, then orders the RM for each session the requestor owns (FLOW.md §4).
+  const Origin origin{from, req.id, req.corr};
+  Proc requestor = req.caller;
+  if (const auto* p = req.directives.get<Proc>(key::REQUESTOR)) requestor = *p;
+  InfoList directives = req.directives;
+  directives.erase(key::REQUESTOR);
+  if (env_.logging())
+    env_.log(Event("session_ctrl.decide").str("corr", req.corr).uint("session", req.session_id).str("requestor", to_string(requestor)));
+  // Choosing or changing resources is an allocation request's business, not session control's.
+  if (directives.flag(key::SESSION_INSTANTIATE) || directives.has(key::ALLOC_NODE_LIST)) return answer_ctrl(origin, Status::ErrNotSupported);
+  if (!rm_connected_) return answer_ctrl(origin, Status::ErrUnreach);
+  std::vector<std::pair<std::string, std::uint32_t>> targets;
+  if (req.session_id == kAllSessions) {
+    for (const auto& [id, live] : live_)
+      if (live.instantiated && live.owner.nspace == requestor.nspace) targets.emplace_back(id, live.session_id);
+  } else {
+    auto it = std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.second.session_id == req.session_id; });
+    if (it == live_.end()) return answer_ctrl(origin, Status::ErrNotFound);
+    if (it->second.owner.nspace != requestor.nspace) return answer_ctrl(origin, Status::ErrNoPermissions);
+    targets.emplace_back(it->first, it->second.session_id);
+  }
+  if (targets.empty()) return answer_ctrl(origin, Status::Success);  // nothing of theirs to act on
+  const std::uint64_t group = next_call_++;
+  decisions_.emplace(group, Decision{origin, targets.size(), Status::Success});
+  for (const auto& [alloc_id, session] : targets) {
+    if (auto t = read_alloc_time(directives); t && directives.flag(key::SESSION_EXTEND)) {
+      Live& live = live_.at(alloc_id);
+      live.view.expected_end = live.view.start_time + *t;  // the policy plans with the new limit
+    }
+    Outstanding out{CallKind::OnBehalf, alloc_id, origin, {}, 0};
+    out.group = group;
+    call_rm(session, directives, req.corr, std::move(out));
+  }
+}
+
+void Scheduler::answer_ctrl(const Origin& origin, Status status) {
+  if (env_.logging())
+    env_.log(Event("session_ctrl.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+  env_.send(origin.address, SessionCtrlResponse{origin.id, status, {}, origin.corr});
 }
 
 void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
@@ -445,8 +503,27 @@ std::vector<std::pair<NodeId, std::uint32_t>> Scheduler::take(const Need& need) 
   return out;
 }
 
+void Scheduler::node_down(const std::string& name) {
+  // A dead node leaves the pool for good: what it held is never handed out again.
+  auto n = cluster_.find(name);
+  if (!n || down_[*n]) return;
+  down_[*n] = true;
+  if (free_slots_[*n] == cluster_.node(*n).slots && cluster_.node(*n).schedulable) {
+    --whole_free_nodes_;
+    whole_free_slots_ -= free_slots_[*n];
+  }
+  free_total_ -= free_slots_[*n];
+  if (cluster_.node(*n).schedulable) {
+    total_ -= cluster_.node(*n).slots;
+    --schedulable_nodes_;
+  }
+  free_slots_[*n] = 0;
+  if (env_.logging()) env_.log(Event("node.removed").str("node", name));
+}
+
 void Scheduler::give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) {
   for (const auto& [n, slots] : nodes) {
+    if (down_[n]) continue;
     free_slots_[n] += slots;
     free_total_ += slots;
     if (free_slots_[n] == cluster_.node(n).slots) {

@@ -17,8 +17,9 @@
 
 namespace pmixflow {
 
-// What happens to requests that need a scheduler while none is attached (FLOW.md §3).
-enum class NoSchedulerMode { Hold, Refuse };
+// What happens to requests that need a scheduler while none is attached (FLOW.md §§2-3):
+// held until one attaches, refused, or served from the DVM's own pool (PRRTE's ras/hosts).
+enum class NoSchedulerMode { Hold, Refuse, Serve };
 
 struct ControllerConfig {
   bool connect_to_scheduler = true;    // look for a scheduler at start-up (optional connection)
@@ -54,7 +55,7 @@ class Controller final : public Role {
   enum class JobState { Fenced, Launching, Running, Ended };
   struct Job {
     std::string nspace;
-    std::uint32_t session = 0;
+    std::uint32_t session = 0;  // 0: launched into the DVM's general pool
     std::vector<App> apps;
     std::vector<std::pair<NodeId, std::uint32_t>> placement;  // node, procs
     JobState state = JobState::Fenced;
@@ -62,6 +63,9 @@ class Controller final : public Role {
     std::uint32_t ended = 0;
     Status status = Status::Success;
     std::string corr;
+    bool paused = false;     // by PMIX_SESSION_PAUSE
+    bool preempted = false;  // by PMIX_SESSION_PREEMPT; stopped while either holds
+    std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers
   };
   struct Session {
     std::uint32_t id = 0;
@@ -70,8 +74,13 @@ class Controller final : public Role {
     std::string corr;
     Proc owner;
     bool by_scheduler = false;
-    bool has_apps = false;
+    bool has_apps = false;        // reclaimed when its last job ends (else a standing reservation)
     bool terminating = false;
+    // PMIX_SESSION_SEP as given: true detaches it (from its owner, and from a parent);
+    // false ties it to its owner's lifetime. Unset: detached, but a child ends with its parent.
+    std::optional<bool> sep;
+    std::uint32_t parent = 0;     // the session its requestor runs in (0: none)
+    bool child_sep = false;       // PMIX_ALLOC_CHILD_SEP: outlives its parent
     Inheritance inheritance = Inheritance::Default;
     std::vector<std::pair<NodeId, std::uint32_t>> nodes;  // node, slots
     double started = 0;
@@ -84,10 +93,19 @@ class Controller final : public Role {
     std::uint32_t jobs_created = 0;
   };
   struct Forwarded {
+    Origin origin;  // Address::controller(): the allocation of one of our own spawns
+    MessageKind kind = MessageKind::AllocRequest;
+  };
+  // A PMIx_Spawn in progress: its allocation first (PMIX_SPAWN_ALLOC), then its job.
+  struct Spawn {
     Origin origin;
-    bool session_ctrl = false;
+    SpawnRequest request;
+    std::string alloc_id;       // granted for it; released again if the launch fails
+    std::uint32_t session = 0;
+    Status launch_error = Status::Success;
   };
   struct DvmChange {
+    std::vector<Address> notify;        // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
     std::vector<NodeId> pending;
     std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
     std::vector<std::string> req_ids;
@@ -100,24 +118,42 @@ class Controller final : public Role {
   void forward_to_scheduler(Address from, Message&& msg);
   template <class Response>
   void carry_back(Response&& resp);
+  void reply_alloc(const Origin& origin, Status status, InfoList info);
   void fail_forwarded(Status status);
   void attach_scheduler(std::string_view how);
   void detach_scheduler();
   void release_held();
+  void serve_standalone(const Origin& origin, AllocRequest&& req);
 
   // Session control (FLOW.md §4)
   void on_session_ctrl(Address from, SessionCtrlRequest&& req);
-  void execute(const Origin& origin, SessionCtrlRequest&& req);
+  void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
   Status instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives);
   Status terminate(Session& s, const Origin* answer_to, Status reason);
   Status extend(Session& s, const InfoList& directives);
+  Status stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop);
+  Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
+  void set_stopped(Job& job, bool paused, bool preempted);
   void arm_limit(Session& s);
   void reclaim(Session& s);
+  void end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason);
   void answer(const Origin& origin, Status status, InfoList info = {});
+  std::uint32_t session_of_requestor(const Proc& p) const;
+
+  // PMIX_ALLOC_ACTIVATE (FLOW.md §5) and PMIx_Spawn with PMIX_SPAWN_ALLOC (FLOW.md §7)
+  Status activate(const InfoList& info, const Proc& requestor, Address notify, const std::string& corr,
+                  std::vector<NodeId>& nodes);
+  void on_spawn(Address from, SpawnRequest&& req);
+  void on_spawn_allocated(std::uint64_t spawn, Status status, const InfoList& info);
+  void launch_spawn(std::uint64_t spawn, std::vector<std::pair<NodeId, std::uint32_t>> nodes, std::uint32_t session);
+  void finish_spawn(std::uint64_t spawn, Status status, const std::string& nspace);
+  void on_node_failed(NodeId node);
 
   // DVM and jobs (FLOW.md §6)
   bool grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes, const std::string& alloc_id,
-                const std::string& corr, const std::string& req_id);
+                const std::string& corr, const std::string& req_id, Address notify = Address::controller());
+  bool map_job(Job& job, const std::vector<std::pair<NodeId, std::uint32_t>>& slots);
+  void start_or_fence(Job& job, bool growing);
   void on_daemon_ready(NodeId node);
   void on_daemon_failed(NodeId node);
   void finish_changes();
@@ -138,6 +174,10 @@ class Controller final : public Role {
   std::deque<std::string> fenced_;  // jobs waiting for the DVM to finish changing size
   std::vector<DvmChange> changes_;
   std::map<std::uint64_t, Forwarded> forwarded_;
+  std::map<std::uint64_t, Spawn> spawns_;
+  std::map<Address, Proc> clients_;  // tools connected to the controller itself
+  std::uint32_t next_rm_session_ = 0x80000000u;  // sessions the RM creates itself (standalone)
+  std::uint32_t pool_jobs_ = 0;
   std::vector<std::pair<Address, Message>> held_;  // requests waiting for a scheduler
   std::vector<SessionCtrlRequest> held_completes_; // COMPLETEs waiting for a scheduler
 };

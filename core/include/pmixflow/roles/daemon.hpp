@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -33,19 +34,25 @@ class Daemon final : public Role {
   struct PendingCall {
     Address origin;
     std::uint64_t origin_id;
-    bool session_ctrl;  // which kind of answer the caller waits for
+    MessageKind kind;  // which kind of answer the caller waits for
     std::string corr;
   };
   struct LocalJob {
     TimerId end_timer = 0;
     int exit_code = 0;
     bool running = false;
+    bool stopped = false;    // SIGSTOP: the processes keep memory and slots but make no progress
+    double ends_at = 0;      // while running
+    double remaining = 0;    // while stopped
   };
 
-  void relay_alloc(Address from, AllocRequest&& req);
-  void relay_session_ctrl(Address from, SessionCtrlRequest&& req);
+  template <class Call>
+  void relay(Address from, Call&& call, std::string_view what);
+  void on_signal(const SignalProcs& sig);
+  void arm_end(const std::string& nspace, double after);
   template <class Response>
   void carry_back(Response&& resp);
+  void answer_failed(const PendingCall& call, Status status);
   void launch(LaunchProcs&& launch);
   void end_local(const std::string& nspace, Status status, int exit_code);
   void fail_pending(Status status);
@@ -56,6 +63,7 @@ class Daemon final : public Role {
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, PendingCall> pending_;  // ordered: failing them all is deterministic
   std::unordered_map<std::string, LocalJob> jobs_;
+  std::set<Address> clients_;  // local tools and processes: PMIx events reach them through us
   std::mt19937_64 random_;
 };
 

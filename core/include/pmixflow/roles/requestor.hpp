@@ -13,7 +13,7 @@
 
 namespace pmixflow {
 
-using Call = std::variant<AllocRequest, SessionCtrlRequest>;
+using Call = std::variant<AllocRequest, SessionCtrlRequest, SpawnRequest>;
 
 struct PlannedCall {
   double at = 0;

@@ -68,6 +68,7 @@ class Scheduler final : public Role {
     double time_limit = 0;
     InfoList apps_and_job;  // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
     std::optional<std::uint32_t> inheritance;  // PMIX_ALLOC_INHERITANCE, passed on to the RM
+    InfoList passed_on;  // PMIX_ALLOC_CHILD_SEP, PMIX_SESSION_SEP: the RM's business
     std::size_t record = 0;
   };
   struct Live {
@@ -78,13 +79,20 @@ class Scheduler final : public Role {
     std::size_t record = 0;
     bool instantiated = false;
   };
-  enum class CallKind { Instantiate, Terminate, Extend };
+  enum class CallKind { Instantiate, Terminate, Extend, OnBehalf };
   struct Outstanding {
     CallKind kind;
     std::string alloc_id;
-    Origin origin;  // the allocation request this call serves
+    Origin origin;  // the request this call serves
     std::vector<std::pair<NodeId, std::uint32_t>> added;  // EXTEND: nodes being added
     double new_limit = 0;
+    std::uint64_t group = 0;  // OnBehalf: the forwarded session control it is part of
+  };
+  // A requestor's session control, decided here and carried out by the RM session by session.
+  struct Decision {
+    Origin origin;
+    std::size_t left = 0;
+    Status status = Status::Success;
   };
   class View;
 
@@ -96,6 +104,9 @@ class Scheduler final : public Role {
   void on_session_ctrl(Address from, SessionCtrlRequest&& req);
   void on_session_ctrl_response(SessionCtrlResponse&& resp);
   void on_complete(Address from, SessionCtrlRequest&& req);
+  void decide_session_ctrl(Address from, SessionCtrlRequest&& req);
+  void answer_ctrl(const Origin& origin, Status status);
+  void node_down(const std::string& name);
   void on_peer_lost(Address peer);
 
   void schedule();
@@ -129,6 +140,8 @@ class Scheduler final : public Role {
   std::map<std::string, Live> live_;  // by alloc id
   std::vector<RunningAllocation> running_view_;
   std::map<std::uint64_t, Outstanding> outstanding_;
+  std::map<std::uint64_t, Decision> decisions_;
+  std::vector<bool> down_;  // nodes reported down (PMIX_EVENT_NODE_DOWN)
   std::vector<AllocationRecord> records_;
 };
 

@@ -42,6 +42,7 @@ struct WorldStats {
 };
 
 using RoleFactory = std::function<std::unique_ptr<Role>(Env&)>;
+struct Envelope;
 
 class World {
  public:
@@ -54,6 +55,10 @@ class World {
   void add_party(Address address, std::string name, simgrid::s4u::Host* host, RoleFactory factory,
                  std::vector<std::pair<double, bool>> schedule);
   void set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory);
+  // Failure injection: at `at`, the node dies (its daemon and processes with it), or its
+  // next daemon launch fails.
+  void fail_node(double at, NodeId node);
+  void fail_next_daemon_start(double at, NodeId node);
   // Runs until nothing is in flight and no timer is armed.
   void run();
 
@@ -69,11 +74,15 @@ class World {
   void party_main(Party& p);
   void serve(Party& p);
   void wake(Party& p);
+  void accept(Party& p, std::unique_ptr<Envelope> env);
+  void deliver(Party& p, std::unique_ptr<Envelope> env);
   void go_up(Party& p);
   void go_down(Party& p);
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);
   void start_daemon(NodeId node);
+  void kill_node(NodeId node);
+  void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
   void log(const Party& p, const Event& e);
   void work_added() { ++pending_; }
@@ -88,6 +97,8 @@ class World {
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
   std::mt19937_64 random_;     // daemon start-up times, from the run's seed
+  std::set<NodeId> dead_nodes_;
+  std::set<NodeId> failing_starts_;
   double wave_time_ = -1;      // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;
