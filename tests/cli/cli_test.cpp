@@ -141,3 +141,38 @@ TEST(Cli, AFailedExpectationExitsOne) {
 
 }  // namespace
 }  // namespace pmixflow::test
+
+namespace pmixflow::test {
+namespace {
+
+// The README's json blocks, in order of appearance.
+std::vector<std::string> readme_json_blocks() {
+  const std::string readme = slurp(source_path("README.md"));
+  std::vector<std::string> blocks;
+  for (std::size_t at = readme.find("```json\n"); at != std::string::npos; at = readme.find("```json\n", at)) {
+    const std::size_t start = at + 8, end = readme.find("```", start);
+    blocks.push_back(readme.substr(start, end - start));
+    at = end + 3;
+  }
+  return blocks;
+}
+
+TEST(Cli, TheReadmeScenarioExamplesRunAsDocumented) {
+  const auto blocks = readme_json_blocks();
+  ASSERT_GE(blocks.size(), 2u);
+  const auto dir = scratch_dir("readme");
+  // The complete example, and the one-per-operation lines under the same header.
+  const std::string header = blocks[0].substr(0, blocks[0].find('\n') + 1);
+  const auto first = write_scenario(dir, blocks[0]);
+  auto r = run_pmixflow({"sim", "--scenario", first.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("expectations: 2 checked, 0 failed"), std::string::npos) << r.out;
+  std::filesystem::rename(first, dir / "first.jsonl");
+  const auto more = write_scenario(dir, header + blocks[1]);
+  r = run_pmixflow({"sim", "--scenario", more.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pmixflow::test
