@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -90,6 +92,25 @@ class FakeEnv final : public Env {
   std::size_t count_events(std::string_view kind) const {
     std::size_t n = 0;
     for (const auto& e : events_) n += e.kind == kind;
+    return n;
+  }
+  // The logged events of `kind`, in logging order.
+  std::vector<LoggedEvent> events_of(std::string_view kind) const {
+    std::vector<LoggedEvent> out;
+    for (const auto& e : events_)
+      if (e.kind == kind) out.push_back(e);
+    return out;
+  }
+  // How many events of `kind` were logged whose fields contain every one of `fragments`
+  // (e.g. `"decided_by":"controller"`).
+  std::size_t count_events(std::string_view kind, std::initializer_list<std::string_view> fragments) const {
+    std::size_t n = 0;
+    for (const auto& e : events_) {
+      if (e.kind != kind) continue;
+      bool all = true;
+      for (auto f : fragments) all = all && e.fields.find(f) != std::string::npos;
+      n += all;
+    }
     return n;
   }
   const std::vector<NodeId>& daemons_started() const { return daemons_started_; }

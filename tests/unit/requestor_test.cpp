@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "fake_env.hpp"
 
 namespace pmixflow {
@@ -27,6 +29,22 @@ PlannedCall session_ctrl_at(double at, Address via, std::string corr) {
   SessionCtrlRequest req;
   req.session_id = 3;
   req.directives.add(key::SESSION_TERMINATE, true);
+  req.corr = std::move(corr);
+  return PlannedCall{at, via, req};
+}
+
+PlannedCall spawn_at(double at, Address via, std::string corr, std::optional<Directive> alloc = std::nullopt) {
+  SpawnRequest req;
+  App app;
+  app.cmd = "sleep";
+  app.argv = {"5"};
+  app.maxprocs = 4;
+  req.apps = {app};
+  if (alloc) {
+    InfoList a;
+    a.add(key::ALLOC_REQ_DIRECTIVE, *alloc).add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
+    req.job_info.add(key::SPAWN_ALLOC, a);
+  }
   req.corr = std::move(corr);
   return PlannedCall{at, via, req};
 }
@@ -178,12 +196,88 @@ TEST_F(RequestorTest, EventsAreLoggedNotMistakenForAnswers) {
   EXPECT_EQ(env.count_events("event.received"), 1u);
 }
 
+// ---------------------------------------------------------------- PMIx_Spawn
+
+TEST_F(RequestorTest, SpawnsGoOutAtTheirTimesWithTheRequestorsIdentity) {
+  Requestor r(env, kMe, {spawn_at(3, Address::daemon(2), "t#1", Directive::New), spawn_at(4, Address::controller(), "t#2")});
+  r.start();
+  env.advance(3);
+  const auto first = only<SpawnRequest>(env.take_sent(), Address::daemon(2));
+  EXPECT_EQ(first.caller, kMe);
+  EXPECT_EQ(first.corr, "t#1");
+  ASSERT_EQ(first.apps.size(), 1u);
+  EXPECT_EQ(first.apps[0].maxprocs, 4u);
+  const auto* alloc = first.job_info.get<InfoList>(key::SPAWN_ALLOC);
+  ASSERT_NE(alloc, nullptr);
+  ASSERT_NE(alloc->get<Directive>(key::ALLOC_REQ_DIRECTIVE), nullptr);
+  EXPECT_EQ(*alloc->get<Directive>(key::ALLOC_REQ_DIRECTIVE), Directive::New);
+  env.advance(1);
+  const auto second = only<SpawnRequest>(env.take_sent(), Address::controller());
+  EXPECT_EQ(second.corr, "t#2");
+  EXPECT_NE(second.id, first.id);
+  ASSERT_EQ(r.results().size(), 2u);
+  EXPECT_EQ(r.results()[0].what, "PMIx_Spawn+PMIX_ALLOC_NEW");
+  EXPECT_EQ(r.results()[1].what, "PMIx_Spawn");
+  EXPECT_EQ(env.count_events("call", {"\"what\":\"PMIx_Spawn+PMIX_ALLOC_NEW\""}), 1u);
+}
+
+TEST_F(RequestorTest, ASpawnAnswerRecordsTheNspace) {
+  Requestor r(env, kMe, {spawn_at(1, Address::controller(), "t#1", Directive::New)});
+  r.start();
+  env.advance(1);
+  const std::uint64_t id = message_id(env.take_sent().at(0).msg);
+  env.advance(2.5);
+  InfoList info;
+  info.add(key::ALLOC_ID, std::string("alloc-4")).add(key::SESSION_ID, std::uint32_t{4});
+  r.handle(Address::controller(), SpawnResponse{id, Status::Success, "job-4.1", info, "t#1"});
+  const auto& res = r.results().at(0);
+  EXPECT_EQ(res.status, Status::Success);
+  EXPECT_DOUBLE_EQ(res.answered - res.sent, 2.5);
+  ASSERT_NE(res.info.get<std::string>(key::NSPACE), nullptr);
+  EXPECT_EQ(*res.info.get<std::string>(key::NSPACE), "job-4.1");
+  ASSERT_NE(res.info.get<std::string>(key::ALLOC_ID), nullptr);
+  EXPECT_EQ(*res.info.get<std::string>(key::ALLOC_ID), "alloc-4");
+  EXPECT_EQ(res.info.get_uint(key::SESSION_ID), 4u);
+  EXPECT_EQ(env.count_events("answer", {"\"job-4.1\"", "\"latency\":2.5"}), 1u);
+  // Answered once.
+  r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
+  EXPECT_EQ(r.results().at(0).status, Status::Success);
+}
+
+TEST_F(RequestorTest, AFailedSpawnHasNoNspace) {
+  Requestor r(env, kMe, {spawn_at(0, Address::controller(), "t#1", Directive::New)});
+  r.start();
+  env.advance(0);
+  const std::uint64_t id = message_id(env.take_sent().at(0).msg);
+  r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
+  const auto& res = r.results().at(0);
+  EXPECT_EQ(res.status, Status::ErrJobAllocFailed);
+  EXPECT_FALSE(res.info.has(key::NSPACE));
+  EXPECT_DOUBLE_EQ(res.answered, 0.0);
+}
+
+TEST_F(RequestorTest, ASpawnThroughALostEntryPointFails) {
+  Requestor r(env, kMe, {spawn_at(1, Address::daemon(3), "t#1")});
+  r.start();
+  env.advance(1);
+  env.take_sent();
+  r.handle(Address::daemon(3), PeerLost{Address::daemon(3)});
+  EXPECT_EQ(r.results().at(0).status, Status::ErrUnreach);
+  EXPECT_FALSE(r.results().at(0).info.has(key::NSPACE));
+}
+
 TEST(DescribeCall, NamesTheDirectiveOrTheSessionOperations) {
   EXPECT_EQ(describe_call(AllocRequest{0, Directive::ReqCancel, {}, {}, ""}), "PMIX_ALLOC_REQ_CANCEL");
   SessionCtrlRequest s;
   s.directives.add(key::SESSION_EXTEND, true).add(key::SESSION_SEP, true).add(key::ALLOC_TIME, std::string("5"));
   EXPECT_EQ(describe_call(s), "PMIX_SESSION_EXTEND+PMIX_SESSION_SEP");
   EXPECT_EQ(describe_call(SessionCtrlRequest{}), "PMIx_Session_control");
+  EXPECT_EQ(describe_call(SpawnRequest{}), "PMIx_Spawn");
+  SpawnRequest sp;
+  InfoList alloc;
+  alloc.add(key::ALLOC_REQ_DIRECTIVE, Directive::Activate);
+  sp.job_info.add(key::SPAWN_ALLOC, alloc);
+  EXPECT_EQ(describe_call(sp), "PMIx_Spawn+PMIX_ALLOC_ACTIVATE");
 }
 
 }  // namespace

@@ -98,6 +98,8 @@ inline constexpr std::string_view TIMEOUT = "pmix.timeout";
 inline constexpr std::string_view USERID = "pmix.euid";
 inline constexpr std::string_view JOB_INFO_ARRAY = "pmix.job.arr";
 inline constexpr std::string_view JOB_TERM_STATUS = "pmix.job.term.status";
+inline constexpr std::string_view HOSTNAME = "pmix.hname";
+inline constexpr std::string_view PROCID = "pmix.procid";
 
 inline constexpr std::string_view SESSION_CTRL_ID = "pmix.ssnctrl.id";
 inline constexpr std::string_view SESSION_INSTANTIATE = "pmix.ssn.inst";

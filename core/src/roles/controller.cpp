@@ -48,6 +48,8 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
 void Controller::start() {
   nodes_[Cluster::kHead].daemon = DaemonState::Up;  // the controller is its own node's daemon
   if (env_.logging()) {
+    // Every node's starting state, so that a reader sees the allocated nodes that have no
+    // daemon yet as well as those that do (FLOW.md §§6, 8).
     env_.log(Event("controller.up").uint("nodes", cluster_.size()));
     log_node(Cluster::kHead);
   }
@@ -55,6 +57,9 @@ void Controller::start() {
   for (NodeId n : config_.initial_dvm)
     if (n != Cluster::kHead) initial.emplace_back(n, 0);
   grow_dvm(initial, "", "dvm-start", "");
+  if (env_.logging())
+    for (NodeId n = 1; n < cluster_.size(); ++n)
+      if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
   if (config_.connect_to_scheduler) {
     // Optional connection: the RM starts whether or not a scheduler is there.
     InfoList info;
@@ -101,6 +106,13 @@ void Controller::handle(Address from, Message&& msg) {
           } else if (m.to.kind == PartyKind::Daemon) {
             on_node_failed(m.to.index);
           }
+        } else if constexpr (std::is_same_v<T, Notification>) {
+          // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
+          if (m.code == Status::ErrLostConnection)
+            if (const auto* gone = m.info.template get<Proc>(key::PROCID)) {
+              if (env_.logging()) env_.log(Event("requestor.gone").str("requestor", to_string(*gone)).str("via", env_.name_of(from)));
+              end_dependents(gone->nspace, 0, Status::ErrJobKilledByCmd);
+            }
         } else if constexpr (std::is_same_v<T, PeerLost>) {
           if (m.peer == Address::scheduler()) {
             detach_scheduler();
@@ -271,7 +283,8 @@ void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
   directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources)).add(key::REQUESTOR, req.caller);
   for (const auto& item : req.info.items)
     if (item.key == key::SESSION_APP || item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) directives.items.push_back(item);
-  // Instantiated as the RM's own decision: answered as an allocation, not as session control.
+  // Instantiated as the RM's own decision: answered as an allocation, not as session control,
+  // and, with an app, once it is launched (as the scheduler's path answers).
   const Origin internal{Address::controller(), 0, req.corr};
   const Status st = instantiate(internal, id, directives);
   if (st != Status::Success) return reply_alloc(origin, st, {});
@@ -279,6 +292,10 @@ void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
   s.owner = req.caller;
   InfoList info;
   info.add(key::ALLOC_ID, s.alloc_id).add(key::SESSION_ID, id).add(key::ALLOC_NODE_LIST, format_host_list(chosen));
+  if (s.instantiate_answer) {
+    standalone_answers_[id] = StandaloneAnswer{origin, std::move(info)};
+    return;
+  }
   reply_alloc(origin, Status::Success, std::move(info));
 }
 
@@ -290,7 +307,11 @@ void Controller::on_session_ctrl(Address from, SessionCtrlRequest&& req) {
   // RM forwards with PMIX_REQUESTOR); with none attached, the controller decides itself
   // after checking the caller owns the session (FLOW.md §4).
   if (from == Address::scheduler()) return execute(origin, std::move(req), true);
-  if (scheduler_attached_) return forward_to_scheduler(from, std::move(req));
+  if (scheduler_attached_) {
+    // COMPLETE is what the RM sends, never what it takes: not even the scheduler's to decide.
+    if (req.directives.flag(key::SESSION_COMPLETE)) return answer(origin, Status::ErrNotSupported);
+    return forward_to_scheduler(from, std::move(req));
+  }
   execute(origin, std::move(req), false);
 }
 
@@ -311,16 +332,21 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
                  .str("by", env_.name_of(origin.address))
                  .str("decided_by", by_scheduler ? "scheduler" : "controller"));
   }
-  // One operation per request; SEP may ride along, or stand alone.
-  if (ops.size() > 1 || (ops.empty() && !sep)) return answer(origin, Status::ErrBadParam);
+  // Provisioning and resource selection are refused whatever else is asked: the RM is told
+  // which nodes, choosing them is the scheduler's job.
   const InfoList* res = d.get<InfoList>(key::SESSION_RESOURCES);
   for (auto sel : kSelection)
     if (d.has(sel) || (res && res->has(sel))) return answer(origin, Status::ErrNotSupported);
+  // One operation per request; SEP may ride along, or stand alone.
+  if (ops.size() > 1 || (ops.empty() && !sep)) return answer(origin, Status::ErrBadParam);
   const std::string_view op = ops.empty() ? key::SESSION_SEP : ops.front();
   if (op == key::SESSION_COMPLETE) return answer(origin, Status::ErrNotSupported);  // what the RM sends, never takes
   if (op == key::SESSION_INSTANTIATE) {
     if (req.session_id == kAllSessions) return answer(origin, Status::ErrBadParam);
-    const Status st = instantiate(origin, req.session_id, d);
+    // "PRRTE only creates a session object as a result of a call from the scheduler" (the
+    // seed): nobody else may instantiate, not even with no scheduler attached.
+    if (!by_scheduler) return answer(origin, Status::ErrNoPermissions);
+    const Status st = instantiate(origin, req.session_id, req.directives);
     if (st != Status::Success) answer(origin, st);
     return;
   }
@@ -340,6 +366,23 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
   for (const auto& item : d.items)
     if (item.key == key::NSPACE)
       if (const auto* ns = std::get_if<std::string>(&item.value)) named.push_back(*ns);
+  // Across several sessions a named job need only be in one of them; each session acts on
+  // the named jobs it has.
+  auto named_in = [&](const Session& session) {
+    if (req.session_id != kAllSessions) return named;
+    std::vector<std::string> here;
+    for (const auto& ns : named)
+      if (std::find(session.live_jobs.begin(), session.live_jobs.end(), ns) != session.live_jobs.end()) here.push_back(ns);
+    return here;
+  };
+  if (req.session_id == kAllSessions)
+    for (const auto& ns : named) {
+      const bool somewhere = std::any_of(targets.begin(), targets.end(), [&](std::uint32_t id) {
+        const auto& jobs = sessions_.at(id).live_jobs;
+        return std::find(jobs.begin(), jobs.end(), ns) != jobs.end();
+      });
+      if (!somewhere) return answer(origin, Status::ErrNotFound);
+    }
 
   Status result = Status::Success;
   const bool answer_on_reclaim = op == key::SESSION_TERMINATE && targets.size() == 1;
@@ -353,14 +396,16 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
       session.sep = !(v && std::holds_alternative<bool>(*v) && !std::get<bool>(*v));
       if (env_.logging()) env_.log(Event("session.sep").uint("session", id).flag("sep", *session.sep));
     }
+    const auto jobs = named_in(session);
+    if ((op == key::SESSION_PREEMPT || op == key::SESSION_RESTORE || op == key::SESSION_SIGNAL) && !named.empty() && jobs.empty())
+      continue;  // none of the named jobs is here
     if (op == key::SESSION_PAUSE) st = stop_jobs(session, {}, false, true);
     else if (op == key::SESSION_RESUME) st = stop_jobs(session, {}, false, false);
-    else if (op == key::SESSION_PREEMPT) st = stop_jobs(session, named, true, true);
-    else if (op == key::SESSION_RESTORE) st = stop_jobs(session, named, true, false);
+    else if (op == key::SESSION_PREEMPT) st = stop_jobs(session, jobs, true, true);
+    else if (op == key::SESSION_RESTORE) st = stop_jobs(session, jobs, true, false);
     else if (op == key::SESSION_SIGNAL) {
-      const Value* v = d.find(key::SESSION_SIGNAL);
-      const auto* sig = v ? std::get_if<std::int32_t>(v) : nullptr;
-      st = sig ? signal_jobs(session, named, *sig) : Status::ErrBadParam;
+      const auto sig = d.get_uint(key::SESSION_SIGNAL);  // int32 upstream; any integer accepted
+      st = sig ? signal_jobs(session, jobs, static_cast<int>(*sig)) : Status::ErrBadParam;
     } else if (op == key::SESSION_EXTEND) st = extend(session, d);
     else if (op == key::SESSION_TERMINATE) st = terminate(session, answer_on_reclaim ? &origin : nullptr, Status::ErrJobKilledByCmd);
     if (result == Status::Success) result = st;
@@ -561,14 +606,26 @@ void Controller::set_stopped(Job& job, bool paused, bool preempted) {
 
 Status Controller::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
   if (signal <= 0 || signal > 64) return Status::ErrBadParam;
+  std::vector<std::string> doomed;
   for (const auto& ns : named)
     if (std::find(s.live_jobs.begin(), s.live_jobs.end(), ns) == s.live_jobs.end()) return Status::ErrNotFound;
   for (const auto& ns : s.live_jobs) {
     if (!named.empty() && std::find(named.begin(), named.end(), ns) == named.end()) continue;
     const Job& job = jobs_.at(ns);
     if (env_.logging()) env_.log(Event("job.signal").str("nspace", ns).uint("session", s.id).sint("signal", signal));
-    if (job.state == JobState::Fenced) continue;
+    if (job.state == JobState::Fenced) {
+      // Its processes do not exist yet: a terminating signal ends it before it launches,
+      // any other has nobody to reach.
+      if (signal == kSigHup || signal == kSigInt || signal == kSigKill || signal == kSigTerm) doomed.push_back(ns);
+      continue;
+    }
     for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{ns, signal});
+  }
+  for (const auto& ns : doomed) {
+    std::erase(fenced_, ns);
+    Job& job = jobs_.at(ns);
+    job.status = Status::ErrJobAbortedBySig;
+    job_ended(job);  // may reclaim the session: nothing of `s` is used after this loop
   }
   return Status::Success;
 }
@@ -652,6 +709,11 @@ void Controller::reclaim(Session& s) {
   }
   for (const auto& origin : s.terminate_answers) answer(origin, Status::Success);
   if (s.instantiate_answer) answer(*s.instantiate_answer, unlaunched);
+  if (auto pending = standalone_answers_.find(id); pending != standalone_answers_.end()) {
+    const Origin to = pending->second.origin;
+    standalone_answers_.erase(pending);
+    reply_alloc(to, unlaunched, {});
+  }
   sessions_.erase(id);
   // Children end with their parent unless separated (FLOW.md §4).
   end_dependents("", id, Status::ErrJobKilledByCmd);
@@ -743,7 +805,14 @@ void Controller::on_spawn(Address from, SpawnRequest&& req) {
       auto it = sessions_.find(static_cast<std::uint32_t>(*sid));
       if (it == sessions_.end()) return finish_spawn(key, Status::ErrNotFound, {});
       if (it->second.owner.nspace != spawn.request.caller.nspace) return finish_spawn(key, Status::ErrNoPermissions, {});
-      slots = it->second.nodes;
+      // Only what the session's running jobs leave free: a spawn never oversubscribes.
+      for (const auto& [n, k] : it->second.nodes) {
+        std::uint32_t used = 0;
+        for (const auto& ns : it->second.live_jobs)
+          for (const auto& [jn, procs] : jobs_.at(ns).placement)
+            if (jn == n) used += procs;
+        if (used < k) slots.emplace_back(n, k - used);
+      }
       session = it->first;
     } else {
       for (NodeId n = 0; n < cluster_.size(); ++n)  // withheld nodes are only for their session's jobs
@@ -791,8 +860,6 @@ void Controller::on_spawn_allocated(std::uint64_t key, Status status, const Info
   if (session == sessions_.end()) return finish_spawn(key, Status::ErrJobAllocFailed, {});
   spawn.alloc_id = *alloc_id;
   spawn.session = session->first;
-  // The job exists for this allocation only: the session ends with it.
-  session->second.has_apps = true;
   launch_spawn(key, session->second.nodes, session->first);
 }
 
@@ -821,9 +888,15 @@ void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, s
   if (env_.logging())
     env_.log(Event("spawn.launch").str("corr", job.corr).str("nspace", job.nspace).uint("session", session));
   auto [it, ok] = jobs_.emplace(job.nspace, std::move(job));
+  // Nodes whose daemon is already starting belong to a change under way; only the others
+  // need one of their own.
   bool growing = false;
-  for (const auto& [n, procs] : it->second.placement) growing = growing || nodes_[n].daemon != DaemonState::Up;
-  if (growing && session != 0) grow_dvm(sessions_.at(session).nodes, sessions_.at(session).alloc_id, it->second.corr, "");
+  std::vector<std::pair<NodeId, std::uint32_t>> to_start;
+  for (const auto& [n, procs] : it->second.placement) {
+    growing = growing || nodes_[n].daemon != DaemonState::Up;
+    if (nodes_[n].daemon == DaemonState::None || nodes_[n].daemon == DaemonState::Failed) to_start.emplace_back(n, 0);
+  }
+  if (!to_start.empty()) grow_dvm(to_start, session ? sessions_.at(session).alloc_id : "", it->second.corr, "");
   start_or_fence(it->second, growing);
 }
 
@@ -859,12 +932,16 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
     change.pending.push_back(n);
   }
   if (change.pending.empty()) {
-    // Nothing to start: the change is complete at once, and still reported.
+    // Nothing to start: the change is complete at once, and still reported, after the answer
+    // that granted it (this handler sends that answer before any timer fires).
     if (!change.notify.empty()) {
-      InfoList info;
-      for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
-      for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
-      for (Address to : change.notify) env_.send(to, Notification{Status::DvmIsReady, info, corr});
+      env_.after(0, [this, change = std::move(change)] {
+        InfoList info;
+        for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
+        for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
+        if (env_.logging()) env_.log(Event("dvm.ready").str("corr", change.corr).status("code", Status::DvmIsReady).info("info", info));
+        for (Address to : change.notify) env_.send(to, Notification{Status::DvmIsReady, info, change.corr});
+      });
     }
     return false;
   }
@@ -902,7 +979,7 @@ void Controller::on_node_failed(NodeId node) {
   nodes_[node].daemon = DaemonState::Failed;
   nodes_[node].procs = 0;
   InfoList info;
-  info.add("pmix.hname", cluster_.node(node).name);
+  info.add(key::HOSTNAME, cluster_.node(node).name);
   if (env_.logging()) {
     env_.log(Event("node.down").str("node", cluster_.node(node).name).status("event", Status::EventNodeDown));
     log_node(node);
@@ -966,8 +1043,13 @@ void Controller::launch(Job& job) {
       if (local.exit_code == 0) local.exit_code = app.exit_code;
       local.fail_launch = local.fail_launch || app.fail_launch;
     }
-    if (nodes_[n].daemon != DaemonState::Up) unreachable.push_back(n);
-    else env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
+    if (nodes_[n].daemon != DaemonState::Up) {
+      unreachable.push_back(n);
+    } else {
+      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
+      // Paused or preempted while it waited behind the fence: it starts stopped.
+      if (job.paused || job.preempted) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
+    }
     rank += procs;
   }
   // Ranks whose daemon never came up cannot start; the job may end here, so it is looked up
@@ -992,12 +1074,25 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   }
   for (const auto& [n, procs] : job.placement)
     if (n == m.node) nodes_[n].procs += procs;
+  job.running_on.insert(m.node);
   if (env_.logging()) log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
   if (env_.logging()) env_.log(Event("job.start").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("event", Status::EventJobStart));
-  if (job.spawn) finish_spawn(*job.spawn, Status::Success, job.nspace);
+  if (job.spawn) {
+    // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own
+    // and ends with it. Until it started, a failed launch hands the allocation back instead.
+    if (auto sp = spawns_.find(*job.spawn); sp != spawns_.end() && !sp->second.alloc_id.empty())
+      if (auto s = sessions_.find(job.session); s != sessions_.end()) s->second.has_apps = true;
+    finish_spawn(*job.spawn, Status::Success, job.nspace);
+  }
   job.spawn.reset();
+  if (auto pending = standalone_answers_.find(job.session); pending != standalone_answers_.end()) {
+    StandaloneAnswer a = std::move(pending->second);
+    standalone_answers_.erase(pending);
+    a.info.add(key::NSPACE, job.nspace);
+    reply_alloc(a.origin, Status::Success, std::move(a.info));
+  }
   auto s = sessions_.find(job.session);
   if (s != sessions_.end() && s->second.instantiate_answer) {
     // "answers only once the launch is done" (FLOW.md §4)
@@ -1012,9 +1107,10 @@ void Controller::on_procs_ended(const ProcsEnded& m) {
   auto it = jobs_.find(m.nspace);
   if (it == jobs_.end()) return;
   Job& job = it->second;
-  const bool ran = m.status != Status::ErrJobFailedToLaunch && m.status != Status::ErrJobAbortedBySysEvent;
-  for (const auto& [n, procs] : job.placement)
-    if (n == m.node && nodes_[n].procs >= procs && ran) nodes_[n].procs -= procs;
+  // Only ranks that really started held slots there (a dead node holds none any more).
+  if (job.running_on.erase(m.node) && nodes_[m.node].daemon != DaemonState::Failed)
+    for (const auto& [n, procs] : job.placement)
+      if (n == m.node) nodes_[n].procs -= std::min(nodes_[n].procs, procs);
   if (env_.logging() && m.node < nodes_.size()) log_node(m.node);
   // The job's status is the first failure any of its daemons reports.
   if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;

@@ -10,7 +10,12 @@ void Daemon::start() {
 }
 
 void Daemon::handle(Address from, Message&& msg) {
-  if (from.kind == PartyKind::Requestor) clients_.insert(from);
+  std::visit(
+      [&](const auto& m) {
+        if constexpr (requires { m.caller; })
+          if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
+      },
+      msg);
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
@@ -28,7 +33,7 @@ void Daemon::handle(Address from, Message&& msg) {
         } else if constexpr (std::is_same_v<T, Notification>) {
           // An event from the controller (PMIX_DVM_IS_READY, ...) for the local clients.
           if (from == Address::controller())
-            for (Address client : clients_) env_.send(client, m);
+            for (const auto& [client, proc] : clients_) env_.send(client, m);
         } else if constexpr (std::is_same_v<T, ConnectRequest>) {
           // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any
           // other tool may connect to its local server.
@@ -51,8 +56,15 @@ void Daemon::handle(Address from, Message&& msg) {
           if (m.to == Address::controller()) fail_pending(Status::ErrUnreach);
           else clients_.erase(m.to);
         } else if constexpr (std::is_same_v<T, PeerLost>) {
-          if (m.peer == Address::controller()) fail_pending(Status::ErrUnreach);
-          else clients_.erase(m.peer);
+          if (m.peer == Address::controller()) {
+            fail_pending(Status::ErrUnreach);
+          } else if (auto client = clients_.find(m.peer); client != clients_.end()) {
+            // A local client went away: the controller ends what was tied to its lifetime.
+            InfoList info;
+            info.add(key::PROCID, client->second);
+            clients_.erase(client);
+            env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
+          }
         }
       },
       std::move(msg));
@@ -100,7 +112,9 @@ void Daemon::launch(LaunchProcs&& launch) {
     it->second.running = true;
     if (env_.logging()) env_.log(Event("procs.running").str("nspace", nspace));
     env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
-    arm_end(nspace, runtime);
+    // Stopped while still starting: it comes up stopped, its whole run still ahead.
+    if (it->second.stopped) it->second.remaining = runtime;
+    else arm_end(nspace, runtime);
   });
 }
 
@@ -124,8 +138,9 @@ void Daemon::on_signal(const SignalProcs& sig) {
   switch (sig.signal) {
     case kSigStop:
       // Stopped processes keep their memory and slots but make no progress.
-      if (job.stopped || !job.running) return;
+      if (job.stopped) return;
       job.stopped = true;
+      if (!job.running) return;  // still starting: it will come up stopped
       job.remaining = std::max(0.0, job.ends_at - env_.now());
       if (job.end_timer) env_.cancel(job.end_timer);
       job.end_timer = 0;
@@ -133,7 +148,7 @@ void Daemon::on_signal(const SignalProcs& sig) {
     case kSigCont:
       if (!job.stopped) return;
       job.stopped = false;
-      arm_end(sig.nspace, job.remaining);
+      if (job.running) arm_end(sig.nspace, job.remaining);
       return;
     case kSigHup:
     case kSigInt:

@@ -91,13 +91,14 @@ void Scheduler::handle(Address from, Message&& msg) {
           on_peer_lost(m.peer);
         } else if constexpr (std::is_same_v<T, Notification>) {
           if (m.code == Status::EventNodeDown)
-            if (const auto* name = m.info.template get<std::string>("pmix.hname")) node_down(*name);
+            if (const auto* name = m.info.template get<std::string>(key::HOSTNAME)) node_down(*name);
         }
       },
       std::move(msg));
 }
 
 void Scheduler::on_alloc_request(Address from, AllocRequest&& req) {
+  if (from.kind == PartyKind::Requestor) tools_[from] = req.caller;
   // Relayed by the RM: the real caller is in PMIX_REQUESTOR. Direct from a tool: the caller.
   Proc requestor = req.caller;
   if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) requestor = *p;
@@ -382,7 +383,11 @@ void Scheduler::on_cancel(Address from, AllocRequest&& req, const Proc& requesto
 }
 
 void Scheduler::on_session_ctrl(Address from, SessionCtrlRequest&& req) {
-  if (req.directives.flag(key::SESSION_COMPLETE)) return on_complete(from, std::move(req));
+  // Only the RM reports a session complete; the same directive from anyone else is refused.
+  if (req.directives.flag(key::SESSION_COMPLETE)) {
+    if (from == Address::controller() && !req.directives.has(key::REQUESTOR)) return on_complete(from, std::move(req));
+    return answer_ctrl(Origin{from, req.id, req.corr}, Status::ErrNotSupported);
+  }
   decide_session_ctrl(from, std::move(req));
 }
 
@@ -457,11 +462,25 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
 }
 
 void Scheduler::on_peer_lost(Address peer) {
+  if (peer.kind == PartyKind::Requestor) {
+    // A tool attached here went away: the RM ends the sessions tied to it (SEP=false).
+    auto tool = tools_.find(peer);
+    if (tool == tools_.end() || !rm_connected_) return;
+    InfoList info;
+    info.add(key::PROCID, tool->second);
+    tools_.erase(tool);
+    env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
+    return;
+  }
   if (peer != Address::controller()) return;
   rm_connected_ = false;
   if (env_.logging()) env_.log(Event("rm.lost"));
-  for (auto& [id, out] : outstanding_) answer(out.origin, Status::ErrUnreach);
+  // Every call waiting on the RM is answered once, as the kind of call it was.
+  for (auto& [id, out] : outstanding_)
+    if (out.kind != CallKind::OnBehalf) answer(out.origin, Status::ErrUnreach);
   outstanding_.clear();
+  for (auto& [group, decision] : decisions_) answer_ctrl(decision.origin, Status::ErrUnreach);
+  decisions_.clear();
 }
 
 bool Scheduler::fits(const Need& need) const {
@@ -519,6 +538,19 @@ void Scheduler::node_down(const std::string& name) {
   }
   free_slots_[*n] = 0;
   if (env_.logging()) env_.log(Event("node.removed").str("node", name));
+  // What the smaller machine can never hold is refused now rather than left to wait forever.
+  for (std::size_t i = 0; i < queue_.size();) {
+    const Queued& q = queue_[i];
+    if (q.need.cpus <= total_ && q.need.nodes <= schedulable_nodes_) {
+      ++i;
+      continue;
+    }
+    records_[q.record].status = Status::ErrOutOfResource;
+    answer(q.origin, Status::ErrOutOfResource);
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
+    queue_view_.erase(queue_view_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  schedule();
 }
 
 void Scheduler::give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) {

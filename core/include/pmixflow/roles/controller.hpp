@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,6 +67,7 @@ class Controller final : public Role {
     bool paused = false;     // by PMIX_SESSION_PAUSE
     bool preempted = false;  // by PMIX_SESSION_PREEMPT; stopped while either holds
     std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers
+    std::set<NodeId> running_on;         // nodes whose ranks started and hold slots
   };
   struct Session {
     std::uint32_t id = 0;
@@ -176,6 +178,11 @@ class Controller final : public Role {
   std::map<std::uint64_t, Forwarded> forwarded_;
   std::map<std::uint64_t, Spawn> spawns_;
   std::map<Address, Proc> clients_;  // tools connected to the controller itself
+  struct StandaloneAnswer {
+    Origin origin;
+    InfoList info;
+  };
+  std::map<std::uint32_t, StandaloneAnswer> standalone_answers_;  // by session: sent once launched
   std::uint32_t next_rm_session_ = 0x80000000u;  // sessions the RM creates itself (standalone)
   std::uint32_t pool_jobs_ = 0;
   std::vector<std::pair<Address, Message>> held_;  // requests waiting for a scheduler

@@ -63,7 +63,7 @@ class Daemon final : public Role {
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, PendingCall> pending_;  // ordered: failing them all is deterministic
   std::unordered_map<std::string, LocalJob> jobs_;
-  std::set<Address> clients_;  // local tools and processes: PMIx events reach them through us
+  std::map<Address, Proc> clients_;  // local tools and processes: PMIx events reach them through us
   std::mt19937_64 random_;
 };
 

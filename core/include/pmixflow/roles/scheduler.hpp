@@ -142,6 +142,7 @@ class Scheduler final : public Role {
   std::map<std::uint64_t, Outstanding> outstanding_;
   std::map<std::uint64_t, Decision> decisions_;
   std::vector<bool> down_;  // nodes reported down (PMIX_EVENT_NODE_DOWN)
+  std::map<Address, Proc> tools_;  // requestors attached here directly
   std::vector<AllocationRecord> records_;
 };
 
