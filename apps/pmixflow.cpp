@@ -22,9 +22,20 @@ std::string default_topology() {
   return std::filesystem::is_regular_file(shipped, ec) ? shipped : std::string();
 }
 
-void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& slots, std::string& topology) {
-  sim.add_option("--scenario", o.scenario_file,
-                 "Scenario file (JSON Lines, see the README). Without one: the built-in demo.");
+void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& slots, std::string& topology,
+                     CLI::Option*& topology_option) {
+  auto* scenario = sim.add_option("--scenario", o.scenario_file,
+                                  "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
+  sim.add_option("--trace", o.trace_file,
+                 "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
+                 "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes slots.")
+      ->excludes(scenario);
+  sim.add_flag("--lenient", o.lenient, "Skip and count malformed SWF lines instead of stopping at the first.");
+  sim.add_option("--via-daemon", o.via_daemon,
+                 "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
+                 "straight to the scheduler. Drawn from --seed.")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   sim.add_option("--platform", o.platform.platform_file,
                  "SimGrid platform XML. Hosts named head, sched and login take those roles; otherwise the first three "
                  "hosts do, and the rest are compute nodes. Without one, a cluster is generated (--nodes, --network).");
@@ -35,11 +46,11 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
                  "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
                  "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
       ->capture_default_str();
-  sim.add_option("--topology", topology,
+  topology_option = sim.add_option("--topology", topology,
                  "hwloc XML topology of every compute node (read with hwloc). Default: the shipped "
                  "topologies/small-node.xml (8 cores).");
   sim.add_option("--slots", slots, "What a slot is: cores or pus.")->check(CLI::IsMember({"cores", "pus"}))->capture_default_str();
-  sim.add_option("--policy", o.policy, "Scheduling policy, overriding the scenario's (built in: fcfs).");
+  sim.add_option("--policy", o.policy, "Scheduling policy, overriding the scenario's: fcfs (first come, first served) or easy (EASY backfilling).");
   sim.add_option("--seed", o.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
       ->capture_default_str();
   sim.add_option("--out", o.out_dir, "Write DIR/events.jsonl and DIR/summary.json (created if missing).");
@@ -70,7 +81,8 @@ int main(int argc, char** argv) {
   std::string slots = "cores";
   std::string topology = default_topology();
   auto* sim = app.add_subcommand("sim", "Run a scenario on a simulated cluster (no arguments: the built-in demo).");
-  add_sim_options(*sim, options, slots, topology);
+  CLI::Option* topology_option = nullptr;
+  add_sim_options(*sim, options, slots, topology, topology_option);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,8 +94,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   options.topology_file = topology;
+  options.topology_is_default = topology_option->count() == 0;
   options.slot_unit = slots == "pus" ? pmixflow::sim::SlotUnit::Pus : pmixflow::sim::SlotUnit::Cores;
-  if (options.scenario_file.empty()) options.scenario_text = pmixflow::kDemoScenario;
+  if (options.scenario_file.empty() && options.trace_file.empty()) options.scenario_text = pmixflow::kDemoScenario;
   try {
     return pmixflow::sim::run_simulation(options, std::cout);
   } catch (const pmixflow::InputError& e) {

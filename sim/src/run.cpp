@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -13,7 +14,10 @@
 
 #include "pmixflow/errors.hpp"
 #include "pmixflow/hostlist.hpp"
+#include "pmixflow/outcomes.hpp"
 #include "pmixflow/output_file.hpp"
+#include "pmixflow/replay.hpp"
+#include "pmixflow/swf.hpp"
 #include "pmixflow/policy.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/daemon.hpp"
@@ -115,30 +119,53 @@ std::string fmt_seconds(double s) {
 int run_simulation(const SimOptions& o, std::ostream& out) {
   // Inputs first: nothing is simulated or written until all of them are known to be good.
   Scenario sc;
-  if (o.scenario_file.empty()) {
-    std::istringstream text(o.scenario_text);
-    sc = parse_scenario(text, "built-in demo scenario");
+  std::optional<SwfTrace> trace;
+  SimOptions opts = o;
+  NodeShape shape;
+  if (!o.trace_file.empty()) {
+    trace = read_swf(o.trace_file, SwfOptions{o.lenient});
+    // Without a machine of its own, a trace gets the one it was recorded on: MaxNodes nodes
+    // of MaxProcs / MaxNodes slots.
+    if (opts.platform.platform_file.empty() && opts.platform.nodes == 0) {
+      if (!trace->max_nodes || *trace->max_nodes <= 0)
+        throw InputError(o.trace_file, 0, "MaxNodes", "the header has no MaxNodes: give the machine with --nodes or --platform");
+      opts.platform.nodes = static_cast<std::uint32_t>(*trace->max_nodes);
+    }
+    if (o.topology_is_default && trace->max_procs && trace->max_nodes && *trace->max_nodes > 0) {
+      shape.source = "trace header (MaxProcs / MaxNodes)";
+      shape.slots = shape.cores = shape.pus = static_cast<unsigned>(std::max<std::int64_t>(1, *trace->max_procs / *trace->max_nodes));
+    } else {
+      shape = node_shape(o);
+    }
   } else {
-    sc = load_scenario(o.scenario_file);
+    if (o.scenario_file.empty()) {
+      std::istringstream text(o.scenario_text);
+      sc = parse_scenario(text, "built-in demo scenario");
+    } else {
+      sc = load_scenario(o.scenario_file);
+    }
+    shape = node_shape(o);
   }
-  const std::string policy_name = o.policy.empty() ? sc.policy : o.policy;
+  const std::string policy_name = o.policy.empty() ? (trace ? std::string("fcfs") : sc.policy) : o.policy;
   if (!make_builtin_policy(policy_name))
     throw InputError(o.policy.empty() ? sc.origin : "--policy", o.policy.empty() ? 1 : 0, "policy",
-                     "unknown policy '" + policy_name + "' (built in: fcfs)");
-  const NodeShape shape = node_shape(o);
+                     "unknown policy '" + policy_name + "' (built in: " + builtin_policy_names() + ")");
 
   // SimGrid is configured before the platform exists: size it from what was asked for.
-  auto args = engine_args(o, o.platform.platform_file.empty() ? (o.platform.nodes ? o.platform.nodes : 8) : o.platform.nodes);
+  auto args = engine_args(o, opts.platform.platform_file.empty() ? (opts.platform.nodes ? opts.platform.nodes : 8) : opts.platform.nodes);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
   sg4::Engine engine(&argc, argv.data());
-  Machine machine = build_platform(engine, o.platform);
+  Machine machine = build_platform(engine, opts.platform);
 
   std::vector<Node> nodes;
   nodes.push_back(Node{machine.head->get_name(), shape.slots, false});
   for (auto* h : machine.compute) nodes.push_back(Node{h->get_name(), shape.slots, true});
   const Cluster cluster(std::move(nodes));
+
+  if (trace) sc = scenario_from_trace(*trace, static_cast<std::uint32_t>(cluster.size() - 1),
+                                      ReplayOptions{o.via_daemon, o.seed, policy_name, 1.0});
 
   // Requestors, in order of first appearance; their calls resolved against the machine.
   std::map<std::string, std::uint32_t> requestor_index;
@@ -274,6 +301,52 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                              {"status", status_name(a.status)}, {"jobs", jobs}});
     }
   }
+  // Each allocation request's fate, in Batsim's terms, for jobs.csv and the metrics.
+  std::map<std::string, const AllocationRecord*> record_of;
+  if (scheduler)
+    for (const auto& a : scheduler->records()) record_of[a.corr] = &a;
+  std::map<std::string, const CallResult*> result_of;
+  for (std::uint32_t i = 0; i < requestor_names.size(); ++i)
+    if (const auto* req = dynamic_cast<const Requestor*>(world.role(Address::requestor(i))))
+      for (const auto& r : req->results()) result_of[r.corr] = &r;
+  std::vector<JobOutcome> outcomes;
+  for (const auto& c : sc.calls) {
+    const auto* req = std::get_if<AllocRequest>(&c.call);
+    if (!req || req->directive != Directive::New) continue;
+    JobOutcome j;
+    j.job_id = trace && req->corr.rfind("job", 0) == 0 ? req->corr.substr(3) : req->corr;
+    j.workload = sc.name.empty() ? sc.origin : sc.name;
+    const auto* apps = req->info.get<std::vector<App>>(key::SESSION_APP);
+    j.profile = apps && !apps->empty() ? apps->front().cmd : "reservation";
+    j.submitted = c.at - sc.time_origin;
+    j.procs = req->info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
+    auto rec = record_of.find(req->corr);
+    const auto res = result_of.find(req->corr);
+    const Status answer = res != result_of.end() && res->second->answered >= 0 ? res->second->status : Status::ErrUnreach;
+    if (rec == record_of.end()) {
+      j.final_state = batsim_final_state(answer, false, answer);
+    } else {
+      const AllocationRecord& a = *rec->second;
+      j.procs = a.cpus;
+      j.requested_time = a.time_limit;
+      const bool ran = a.started >= 0 && a.ended >= 0;
+      if (ran) {
+        j.started = a.started - sc.time_origin;
+        j.finished = a.ended - sc.time_origin;
+      }
+      j.final_state = batsim_final_state(a.status, ran, a.jobs.empty() ? Status::Success : a.jobs.front().second);
+      std::vector<std::uint32_t> ids;
+      try {
+        for (const auto& h : parse_host_list(a.node_list, HostUse::NodeList, "node list").hosts)
+          if (auto n = cluster.find(h.name)) ids.push_back(*n - 1);
+      } catch (const InputError&) {
+      }
+      j.allocated = interval_set(std::move(ids));
+    }
+    outcomes.push_back(std::move(j));
+  }
+  const Metrics metrics = compute_metrics(outcomes, cluster.schedulable_slots());
+
   const auto& stats = world.stats();
   json summary{{"format", "pmixflow-summary"},
                {"version", 1},
@@ -292,19 +365,42 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                {"daemons_started", stats.daemons_started},
                {"daemon_wakeups", stats.actor_wakeups},
                {"events", log ? log->events() : 0},
-               {"calls", calls},
-               {"allocations", allocations},
+               {"jobs", metrics.jobs},
+               {"rejected", metrics.rejected},
+               {"mean_wait_s", metrics.mean_wait_s},
+               {"max_wait_s", metrics.max_wait_s},
+               {"mean_bounded_slowdown", metrics.mean_bounded_slowdown},
+               {"utilization", metrics.utilization},
+               {"makespan_s", metrics.makespan_s},
                {"expectations", {{"checked", checked}, {"failed", failures.size()}, {"failures", failures}}}};
+  if (trace) {
+    // A trace's per-job detail is jobs.csv; the summary keeps the aggregates.
+    json skipped = json::object();
+    std::size_t total_skipped = 0;
+    for (const auto& [reason, count] : trace->skipped) {
+      skipped[std::string(swf_skip_name(reason))] = count;
+      total_skipped += count;
+    }
+    summary["trace"] = trace->path;
+    summary["skipped"] = total_skipped;
+    summary["skipped_by_reason"] = skipped;
+  } else {
+    summary["calls"] = calls;
+    summary["allocations"] = allocations;
+  }
 
   const bool ok = failures.empty();
   std::string written;
   if (!o.out_dir.empty()) {
     OutputFile summary_file(o.out_dir + "/summary.json");
     summary_file.write(summary.dump(2) + "\n");
+    OutputFile jobs_file(o.out_dir + "/jobs.csv");
+    jobs_file.write(jobs_csv(outcomes));
     if (log) log->commit();
+    jobs_file.commit();
     summary_file.commit();
     written = "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
-              o.out_dir + "/summary.json\n";
+              o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";
   }
   if (!o.quiet) {
     out << "pmixflow sim: " << (sc.name.empty() ? sc.origin : sc.name) << "\n";
@@ -313,8 +409,17 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
         << " slots (" << shape.source << "), head " << cluster.node(0).name << "\n";
     out << "  simulated " << fmt_seconds(stats.end_time) << " in " << fmt_seconds(wall) << " wall; " << stats.messages
         << " messages, " << stats.daemons_started << " daemons started; policy " << policy_name << "\n";
-    out << "  calls (requestor#n, what, entry point -> answer):\n" << call_lines.str();
-    out << "  allocations: " << allocations.size() << " granted or refused, " << completed << " completed\n";
+    if (trace) {
+      std::size_t skipped = 0;
+      for (const auto& [reason, count] : trace->skipped) skipped += count;
+      out << "  jobs: " << metrics.jobs << " run, " << metrics.rejected << " rejected, " << skipped << " skipped in the trace\n";
+      out << std::setprecision(6) << "  mean wait " << metrics.mean_wait_s << " s (max " << metrics.max_wait_s
+          << " s), mean bounded slowdown " << metrics.mean_bounded_slowdown << ", utilization " << metrics.utilization
+          << ", makespan " << metrics.makespan_s << " s\n";
+    } else {
+      out << "  calls (requestor#n, what, entry point -> answer):\n" << call_lines.str();
+      out << "  allocations: " << allocations.size() << " granted or refused, " << completed << " completed\n";
+    }
     out << "  expectations: " << checked << " checked, " << failures.size() << " failed";
     if (unanswered) out << " (" << unanswered << " calls never answered)";
     out << "\n" << written;

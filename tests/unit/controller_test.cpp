@@ -622,7 +622,11 @@ TEST_F(ControllerTest, TimeLimitKillsRunningJobsWithTimeout) {
   InfoList extra;
   extra.add(key::ALLOC_TIME, std::string("10"));
   const std::string nspace = running_session(1, "n01:8", {1}, 8, extra);
+  // With its app, the session's time counts from the job's start (plus a 1 ms grace for a
+  // job ending exactly at its limit to report its own end).
   env.advance(10);
+  EXPECT_TRUE(all_of<KillProcs>(env.take_sent()).empty());
+  env.advance(0.002);
   const auto kill = only<KillProcs>(env.take_sent(), Address::daemon(1));
   EXPECT_EQ(kill.nspace, nspace);
   EXPECT_EQ(kill.reason, Status::ErrTimeout);

@@ -55,7 +55,8 @@ class Policy {
   virtual std::optional<std::uint64_t> next(const SchedulingView& view) = 0;
 };
 
-// "fcfs", ... ; nullptr for an unknown name.
+// "fcfs", "easy"; nullptr for an unknown name.
 std::unique_ptr<Policy> make_builtin_policy(std::string_view name);
+std::string builtin_policy_names();  // "fcfs, easy", for messages
 
 }  // namespace pmixflow

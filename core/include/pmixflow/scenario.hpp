@@ -64,6 +64,9 @@ struct Scenario {
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
   std::vector<NodeEvent> node_events;
+  // Where time 0 of the outputs is: a replay submits its first job once the machine is up,
+  // and reports times relative to that first submission.
+  double time_origin = 0;
   std::vector<RequestorExit> requestor_exits;
 };
 

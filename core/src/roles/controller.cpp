@@ -536,8 +536,13 @@ std::uint32_t Controller::session_of_requestor(const Proc& p) const {
 void Controller::arm_limit(Session& s) {
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
-  if (s.time_limit <= 0) return;
-  const double remaining = std::max(0.0, s.started + s.time_limit - env_.now());
+  // A session instantiated with its app counts its time from the job's start, as a batch
+  // system counts walltime (its daemons may first have to start); a reservation from its
+  // instantiation. The grace lets a job that ends exactly at its limit report its own end
+  // (its report crosses the network as the limit expires) rather than be killed.
+  if (s.time_limit <= 0 || (s.has_apps && !s.clock_started)) return;
+  constexpr double kGrace = 1e-3;
+  const double remaining = std::max(0.0, s.started + s.time_limit + (s.has_apps ? kGrace : 0.0) - env_.now());
   const std::uint32_t id = s.id;
   s.limit_timer = env_.after(remaining, [this, id] {
     auto it = sessions_.find(id);
@@ -1078,6 +1083,11 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   if (env_.logging()) log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
+  if (auto owner = sessions_.find(job.session); owner != sessions_.end() && owner->second.has_apps && !owner->second.clock_started) {
+    owner->second.clock_started = true;
+    owner->second.started = env_.now();
+    arm_limit(owner->second);
+  }
   if (env_.logging()) env_.log(Event("job.start").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("event", Status::EventJobStart));
   if (job.spawn) {
     // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own

@@ -172,6 +172,7 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   rec.requestor = to_string(requestor);
   rec.submitted = env_.now();
   rec.cpus = need->cpus;
+  rec.time_limit = limit;
   records_.push_back(std::move(rec));
   if (env_.logging())
     env_.log(Event("alloc.queued").str("corr", req.corr).uint("cpus", need->cpus).uint("nodes", need->nodes).num("time_limit", limit));

@@ -85,8 +85,9 @@ class Controller final : public Role {
     bool child_sep = false;       // PMIX_ALLOC_CHILD_SEP: outlives its parent
     Inheritance inheritance = Inheritance::Default;
     std::vector<std::pair<NodeId, std::uint32_t>> nodes;  // node, slots
-    double started = 0;
-    double time_limit = 0;  // 0: none
+    double started = 0;         // when its time limit started counting
+    bool clock_started = false; // with apps: once its first job started
+    double time_limit = 0;      // 0: none
     TimerId limit_timer = 0;
     std::vector<std::string> live_jobs;
     InfoList ended_jobs;  // one PMIX_JOB_INFO_ARRAY per job, in the order they ended

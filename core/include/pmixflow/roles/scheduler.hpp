@@ -33,6 +33,7 @@ struct AllocationRecord {
   double started = -1;
   double ended = -1;
   std::uint64_t cpus = 0;
+  double time_limit = 0;
   std::string node_list;
   Status status = Status::Success;  // how the request was answered
   std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE

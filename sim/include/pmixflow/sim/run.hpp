@@ -17,6 +17,10 @@ struct SimOptions {
   SlotUnit slot_unit = SlotUnit::Cores;
   std::string scenario_file;       // empty: `scenario_text` (the built-in demo)
   std::string scenario_text;
+  std::string trace_file;          // SWF (.swf or .swf.gz) to replay instead of a scenario
+  bool lenient = false;            // skip and count malformed SWF lines instead of failing
+  bool topology_is_default = true; // no --topology given: a trace may size the nodes itself
+  double via_daemon = 0.5;         // share of replayed jobs submitted through a daemon
   std::string policy;              // overrides the scenario's
   std::uint64_t seed = 0;
   std::string out_dir;             // empty: no files written

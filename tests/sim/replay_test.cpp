@@ -1,0 +1,150 @@
+// Replaying an SWF trace through the whole flow: every job a request, a session, a job and a
+// COMPLETE; Batsim's jobs.csv and the metrics researchers compare; policies that differ.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "pmixflow_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+// Four one-slot nodes. Job 2 needs all four and waits for job 1; job 3 fits in what is free
+// and ends (by its estimate) before job 2 could start, so EASY backfills it; FCFS does not.
+constexpr const char* kTrace =
+    "; Version: 2.2\n"
+    "; MaxNodes: 4\n"
+    "; MaxProcs: 4\n"
+    "1 1000 0 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+    "2 1001 0 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+    "3 1002 0 50 2 -1 -1 2 50 -1 1 8 1 -1 1 -1 -1 -1\n"
+    "4 1003 0 200 2 -1 -1 2 -1 -1 1 8 1 -1 1 -1 -1 -1\n"
+    "5 1004 0 10 0 -1 -1 0 10 -1 1 8 1 -1 1 -1 -1 -1\n";
+
+struct Replay {
+  int exit_code = -1;
+  std::string out;
+  json summary;
+  std::vector<std::map<std::string, std::string>> rows;
+  std::string header;
+};
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::stringstream ss(line);
+  while (std::getline(ss, cell, ',')) cells.push_back(cell);
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+Replay replay(const std::string& policy, const std::string& trace_text = kTrace, std::vector<std::string> extra = {}) {
+  const auto dir = scratch_dir("replay-" + policy);
+  const auto trace = dir / "t.swf";
+  std::ofstream(trace) << trace_text;
+  std::vector<std::string> args{"sim", "--trace", trace.string(), "--policy", policy, "--out", (dir / "out").string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = run_pmixflow(args);
+  Replay out;
+  out.exit_code = r.exit_code;
+  out.out = r.out + r.err;
+  if (r.exit_code == 0) {
+    out.summary = json::parse(slurp(dir / "out" / "summary.json"));
+    std::stringstream csv(slurp(dir / "out" / "jobs.csv"));
+    std::string line;
+    std::getline(csv, out.header);
+    const auto names = split_csv(out.header);
+    while (std::getline(csv, line)) {
+      const auto cells = split_csv(line);
+      std::map<std::string, std::string> row;
+      for (std::size_t i = 0; i < names.size() && i < cells.size(); ++i) row[names[i]] = cells[i];
+      out.rows.push_back(row);
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+double num(const std::map<std::string, std::string>& row, const std::string& col) { return std::stod(row.at(col)); }
+
+const std::map<std::string, std::string>& job(const Replay& r, const std::string& id) {
+  for (const auto& row : r.rows)
+    if (row.at("job_id") == id) return row;
+  static const std::map<std::string, std::string> none;
+  ADD_FAILURE() << "no job " << id;
+  return none;
+}
+
+TEST(Replay, JobsCsvHasBatsimsColumns) {
+  const Replay r = replay("fcfs");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.header,
+            "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+            "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+            "allocated_resources,consumed_energy,metadata");
+  ASSERT_EQ(r.rows.size(), 4u);  // job 5 asks for no processor: skipped and counted, not replayed
+  for (const auto& row : r.rows) EXPECT_EQ(row.at("final_state"), "COMPLETED_SUCCESSFULLY") << row.at("job_id");
+  EXPECT_EQ(r.summary["skipped"], 1);
+  EXPECT_EQ(r.summary["skipped_by_reason"]["processors <= 0"], 1);
+  EXPECT_EQ(r.summary["nodes"], 4);
+  EXPECT_EQ(r.summary["slots_per_node"], 1);
+  // Times are relative to the first submission; job 4's estimate is its runtime (field 9 is -1).
+  EXPECT_NEAR(num(job(r, "1"), "submission_time"), 0, 1e-9);
+  EXPECT_NEAR(num(job(r, "4"), "requested_time"), 200, 1e-9);
+  EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.01);
+}
+
+TEST(Replay, FcfsNeverOvertakesTheQueueHead) {
+  const Replay r = replay("fcfs");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.01);
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.01);
+  EXPECT_NEAR(num(job(r, "3"), "starting_time"), 200, 0.02);
+  EXPECT_NEAR(num(job(r, "4"), "starting_time"), 200, 0.02);
+  EXPECT_NEAR(r.summary["mean_wait_s"].get<double>(), (0 + 99 + 198 + 197) / 4.0, 0.05);
+}
+
+TEST(Replay, EasyBackfillsWhatEndsBeforeTheHeadsReservation) {
+  const Replay r = replay("easy");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NEAR(num(job(r, "3"), "starting_time"), 2, 0.01);    // backfilled: ends at 52, before 100
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.01);  // the head is not delayed
+  EXPECT_NEAR(num(job(r, "4"), "starting_time"), 200, 0.02);  // would end after 100 with no extra slots
+  EXPECT_NEAR(r.summary["mean_wait_s"].get<double>(), (0 + 99 + 0 + 197) / 4.0, 0.05);
+  // Bounded slowdown, tau = 10 s: job 2 waited 99 s for a 100 s run.
+  EXPECT_GT(r.summary["mean_bounded_slowdown"].get<double>(), 1.0);
+  EXPECT_GT(r.summary["utilization"].get<double>(), 0.0);
+  EXPECT_LE(r.summary["utilization"].get<double>(), 1.0);
+}
+
+TEST(Replay, EveryJobTravelsTheWholeFlow) {
+  const Replay r = replay("easy", kTrace, {"--via-daemon", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  // Four jobs through a daemon: request, relay, forward, INSTANTIATE, launch, start report,
+  // answer back three hops, end report, COMPLETE and its answer: at least 12 messages each.
+  EXPECT_GE(r.summary["messages"].get<int>(), 4 * 12);
+  EXPECT_EQ(r.rows.size(), 4u);
+}
+
+TEST(Replay, AMalformedLineIsNamedOrSkippedWhenLenient) {
+  const std::string bad = std::string(kTrace) + "6 1005 0 ten 1 -1 -1 1 10 -1 1 8 1 -1 1 -1 -1 -1\n";
+  const Replay strict = replay("fcfs", bad);
+  EXPECT_EQ(strict.exit_code, 2);
+  EXPECT_NE(strict.out.find("t.swf:9: field 'run (field 4)'"), std::string::npos) << strict.out;
+  const Replay lenient = replay("fcfs", bad, {"--lenient"});
+  ASSERT_EQ(lenient.exit_code, 0) << lenient.out;
+  EXPECT_EQ(lenient.summary["skipped_by_reason"]["malformed line"], 1);
+  EXPECT_EQ(lenient.rows.size(), 4u);
+}
+
+TEST(Replay, ATraceAndAScenarioExcludeEachOther) {
+  const auto r = run_pmixflow({"sim", "--trace", "x.swf", "--scenario", "y.jsonl"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace pmixflow::test
