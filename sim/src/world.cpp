@@ -201,6 +201,7 @@ void World::kill_node(NodeId node) {
   daemon->up = false;
   daemon->listening = false;
   daemon->env->clear_role_timers();
+  refuse_early(*daemon);
   deliver_now(*controller, daemon->address, PeerLost{daemon->address});
 }
 
@@ -341,6 +342,7 @@ void World::deliver(Party& p, std::unique_ptr<Envelope> env) {
     p.up = false;
     p.listening = false;
     p.env->clear_role_timers();
+    refuse_early(p);
   }
   work_done();
 }
@@ -367,10 +369,23 @@ void World::go_up(Party& p) {
   p.role->start();
 }
 
+void World::refuse_early(Party& p) {
+  // Messages held back for order whose predecessors will now never be delivered: refused,
+  // like everything else that reaches a party that has gone.
+  for (auto& [from, conn] : p.incoming_from) {
+    for (auto& [seq, env] : conn.early) {
+      bounce(p, env->from, env->msg);
+      work_done();
+    }
+    conn.early.clear();
+  }
+}
+
 void World::go_down(Party& p) {
   if (!p.up) return;
   p.up = false;
   p.env->clear_role_timers();
+  refuse_early(p);
   if (log_) log(p, Event("party.down"));
   // Its connections break: every peer learns it at once, as from a closed socket.
   for (Address peer : p.peers) send(p, peer, PeerLost{p.address});

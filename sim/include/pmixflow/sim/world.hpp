@@ -78,6 +78,7 @@ class World {
   void deliver(Party& p, std::unique_ptr<Envelope> env);
   void go_up(Party& p);
   void go_down(Party& p);
+  void refuse_early(Party& p);
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);
   void start_daemon(NodeId node);
