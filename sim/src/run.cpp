@@ -1,6 +1,10 @@
 #include "pmixflow/sim/run.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
@@ -14,6 +18,7 @@
 
 #include "pmixflow/errors.hpp"
 #include "pmixflow/hostlist.hpp"
+#include "pmixflow/json_text.hpp"
 #include "pmixflow/outcomes.hpp"
 #include "pmixflow/output_file.hpp"
 #include "pmixflow/replay.hpp"
@@ -147,9 +152,12 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     shape = node_shape(o);
   }
   const std::string policy_name = o.policy.empty() ? (trace ? std::string("fcfs") : sc.policy) : o.policy;
-  if (!make_builtin_policy(policy_name))
-    throw InputError(o.policy.empty() ? sc.origin : "--policy", o.policy.empty() ? 1 : 0, "policy",
-                     "unknown policy '" + policy_name + "' (built in: " + builtin_policy_names() + ")");
+  try {
+    make_policy(policy_name);  // known (or loadable) before anything runs
+  } catch (const InputError& e) {
+    if (!o.policy.empty()) throw;
+    throw InputError(sc.origin, 1, "policy", e.detail());
+  }
 
   // SimGrid is configured before the platform exists: size it from what was asked for.
   auto args = engine_args(o, opts.platform.platform_file.empty() ? (opts.platform.nodes ? opts.platform.nodes : 8) : opts.platform.nodes);
@@ -212,7 +220,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   scheduler_config.attach_at_start = sc.scheduler_attaches;
   world.add_party(Address::scheduler(), "scheduler", machine.scheduler,
                   [&](Env& env) {
-                    return std::make_unique<Scheduler>(env, cluster, make_builtin_policy(policy_name), scheduler_config);
+                    return std::make_unique<Scheduler>(env, cluster, make_policy(policy_name), scheduler_config);
                   },
                   scheduler_schedule);
   std::vector<std::vector<std::pair<double, bool>>> requestor_schedule(requestor_names.size(), {{0.0, true}});
@@ -248,7 +256,28 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   world.set_daemon_factory([daemon_config](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node, daemon_config); });
 
   const auto wall_start = std::chrono::steady_clock::now();
+  // A long run shows how far it is on a terminal, and stays quiet anywhere else.
+  double horizon = 0;
+  for (const auto& c : sc.calls) horizon = std::max(horizon, c.at);
+  if (!o.quiet && horizon > 0 && ::isatty(STDERR_FILENO)) {
+    sg4::Actor::create("pmixflow-progress", machine.login, [horizon, wall_start, &world] {
+      sg4::Actor::self()->daemonize();
+      constexpr int kSteps = 200;
+      for (int step = 1;; ++step) {
+        sg4::this_actor::sleep_until(horizon * step / kSteps);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        const double done = std::min(1.0, sg4::Engine::get_clock() / horizon);
+        const int filled = static_cast<int>(done * 30);
+        std::fprintf(stderr, "\r  [%.*s%*s] %3.0f%%  %.0f msg/s  ETA %.0f s  ", filled, "==============================",
+                     30 - filled, "", done * 100, static_cast<double>(world.stats().messages) / std::max(wall, 1e-9),
+                     done > 0 ? wall * (1 - done) / done : 0.0);
+        std::fflush(stderr);
+        if (step >= kSteps) break;
+      }
+    });
+  }
   world.run();
+  if (!o.quiet && horizon > 0 && ::isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%*s\r", 79, "");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   // Outcomes: every call's answer, checked against what the scenario expects.
@@ -347,6 +376,48 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   }
   const Metrics metrics = compute_metrics(outcomes, cluster.schedulable_slots());
 
+  // Against the recording: the simulated wait of each job beside the wait SWF field 3 says
+  // the machine really imposed.
+  json recorded_summary;
+  std::string recorded_csv;
+  if (trace && o.compare_recorded) {
+    std::map<std::string, double> recorded_wait;
+    for (const auto& j : trace->jobs) recorded_wait[std::to_string(j.record.job)] = j.record.wait;
+    recorded_csv = "job_id,simulated_wait,recorded_wait\n";
+    double n = 0, sum_sim = 0, sum_rec = 0, sum_abs = 0, sxx = 0, syy = 0, sxy = 0, within = 0;
+    for (const auto& j : outcomes) {
+      auto rec = recorded_wait.find(j.job_id);
+      if (rec == recorded_wait.end() || rec->second < 0 || j.started < 0) continue;
+      const double sim_wait = j.started - j.submitted;
+      recorded_csv += j.job_id + ",";
+      json_number_into(recorded_csv, sim_wait);
+      recorded_csv += ",";
+      json_number_into(recorded_csv, rec->second);
+      recorded_csv += "\n";
+      n += 1;
+      sum_sim += sim_wait;
+      sum_rec += rec->second;
+      sum_abs += std::abs(sim_wait - rec->second);
+      within += std::abs(sim_wait - rec->second) <= 600 ? 1 : 0;
+    }
+    if (n > 0) {
+      const double mean_sim = sum_sim / n, mean_rec = sum_rec / n;
+      for (const auto& j : outcomes) {
+        auto rec = recorded_wait.find(j.job_id);
+        if (rec == recorded_wait.end() || rec->second < 0 || j.started < 0) continue;
+        const double dx = (j.started - j.submitted) - mean_sim, dy = rec->second - mean_rec;
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+      }
+      recorded_summary = {{"jobs_compared", static_cast<std::uint64_t>(n)},
+                          {"mean_recorded_wait_s", mean_rec},
+                          {"mean_abs_deviation_s", sum_abs / n},
+                          {"correlation", sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0},
+                          {"share_within_10_min", within / n}};
+    }
+  }
+
   const auto& stats = world.stats();
   json summary{{"format", "pmixflow-summary"},
                {"version", 1},
@@ -382,6 +453,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       total_skipped += count;
     }
     summary["trace"] = trace->path;
+    if (!recorded_summary.is_null()) summary["recorded"] = recorded_summary;
     summary["skipped"] = total_skipped;
     summary["skipped_by_reason"] = skipped;
   } else {
@@ -396,8 +468,14 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     summary_file.write(summary.dump(2) + "\n");
     OutputFile jobs_file(o.out_dir + "/jobs.csv");
     jobs_file.write(jobs_csv(outcomes));
+    std::unique_ptr<OutputFile> recorded_file;
+    if (!recorded_csv.empty()) {
+      recorded_file = std::make_unique<OutputFile>(o.out_dir + "/recorded.csv");
+      recorded_file->write(recorded_csv);
+    }
     if (log) log->commit();
     jobs_file.commit();
+    if (recorded_file) recorded_file->commit();
     summary_file.commit();
     written = "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
               o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";

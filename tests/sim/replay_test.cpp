@@ -141,6 +141,31 @@ TEST(Replay, AMalformedLineIsNamedOrSkippedWhenLenient) {
   EXPECT_EQ(lenient.rows.size(), 4u);
 }
 
+TEST(Replay, AgainstTheRecordingWaitsAreComparedJobByJob) {
+  const auto dir = scratch_dir("recorded");
+  const auto trace = dir / "t.swf";
+  // Field 3 is what the machine really did: job 2 waited 99 s there too, job 3 waited 0.
+  std::ofstream(trace) << "; MaxNodes: 4\n; MaxProcs: 4\n"
+                          "1 1000 0 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+                          "2 1001 99 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+                          "3 1002 700 50 2 -1 -1 2 50 -1 1 8 1 -1 1 -1 -1 -1\n";
+  const auto r = run_pmixflow({"sim", "--trace", trace.string(), "--policy", "easy", "--compare-recorded", "--out",
+                               (dir / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << "nothing on stderr when it is not a terminal: " << r.err;
+  const auto recorded = slurp(dir / "out" / "recorded.csv");
+  EXPECT_EQ(recorded.substr(0, recorded.find('\n')), "job_id,simulated_wait,recorded_wait");
+  EXPECT_NE(recorded.find("\n3,"), std::string::npos);
+  const auto summary = json::parse(slurp(dir / "out" / "summary.json"));
+  const auto& rec = summary.at("recorded");
+  EXPECT_EQ(rec["jobs_compared"], 3);
+  EXPECT_NEAR(rec["mean_recorded_wait_s"].get<double>(), (0 + 99 + 700) / 3.0, 1e-9);
+  // Simulated waits are 0, 99 and 0 (EASY backfills job 3): job 3 is 700 s off.
+  EXPECT_NEAR(rec["mean_abs_deviation_s"].get<double>(), 700 / 3.0, 0.05);
+  EXPECT_NEAR(rec["share_within_10_min"].get<double>(), 2 / 3.0, 1e-9);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Replay, ATraceAndAScenarioExcludeEachOther) {
   const auto r = run_pmixflow({"sim", "--trace", "x.swf", "--scenario", "y.jsonl"});
   EXPECT_EQ(r.exit_code, 2);

@@ -59,4 +59,9 @@ class Policy {
 std::unique_ptr<Policy> make_builtin_policy(std::string_view name);
 std::string builtin_policy_names();  // "fcfs, easy", for messages
 
+// A built-in policy by name, or one loaded from a shared library when `name_or_path` names
+// a file (contains '/' or ends in ".so"). Throws InputError for an unknown name or a library
+// that cannot be loaded or does not speak kPolicyApiVersion.
+std::unique_ptr<Policy> make_policy(std::string_view name_or_path);
+
 }  // namespace pmixflow

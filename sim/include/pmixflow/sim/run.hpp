@@ -21,6 +21,7 @@ struct SimOptions {
   bool lenient = false;            // skip and count malformed SWF lines instead of failing
   bool topology_is_default = true; // no --topology given: a trace may size the nodes itself
   double via_daemon = 0.5;         // share of replayed jobs submitted through a daemon
+  bool compare_recorded = false;   // write recorded.csv and compare waits with SWF field 3
   std::string policy;              // overrides the scenario's
   std::uint64_t seed = 0;
   std::string out_dir;             // empty: no files written

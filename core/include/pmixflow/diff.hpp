@@ -1,0 +1,131 @@
+// Comparing two runs (`pmixflow diff`): the first diverging event, each job's start delta and
+// the summary metrics' deltas. The result is a plain value, rendered as text or JSON, so that
+// regressions between runs can be checked without the command line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmixflow {
+
+// What one argument of `pmixflow diff` stands for: a run directory (its events.jsonl, jobs.csv
+// and summary.json, whichever are there) or a single event log. Empty paths: not there.
+struct RunFiles {
+  std::string path;  // as given
+  std::string events;
+  std::string jobs;
+  std::string summary;
+};
+
+// Resolves `path`; InputError naming it when it does not exist or holds none of the files.
+RunFiles locate_run(const std::string& path);
+
+// A named value in each run, as JSON text; nullopt where the run does not have it.
+struct ValueDiff {
+  std::string name;
+  std::optional<std::string> a;
+  std::optional<std::string> b;
+};
+
+// The first line (1-based, the header being line 1) at which two event logs differ.
+struct EventDivergence {
+  std::uint64_t line = 0;
+  std::optional<std::string> a;  // the line in A; nullopt: A ended before it
+  std::optional<std::string> b;
+  // When both lines parse as JSON objects: the first field, in order, that differs (a field
+  // missing on one side, or present on both with different values), with its values.
+  // Empty when the lines are not both JSON objects, or have the same fields and values but
+  // are spelled differently.
+  std::string field;
+  std::optional<std::string> field_a;
+  std::optional<std::string> field_b;
+};
+
+struct EventsDiff {
+  bool compared = false;           // both runs have an event log
+  bool identical = false;          // byte for byte, header included
+  std::uint64_t lines_a = 0;       // lines in each log, the header included
+  std::uint64_t lines_b = 0;
+  std::vector<ValueDiff> header;   // header fields other than "inputs" that differ (env, seed, ...)
+  std::vector<ValueDiff> inputs;   // the header's "inputs" that differ, by key
+  std::optional<EventDivergence> first;  // the first diverging event line (line >= 2), if any
+};
+
+// A job whose outcome differs between the runs, or which is in one run only.
+struct JobDelta {
+  std::string job_id;
+  bool in_a = true;
+  bool in_b = true;
+  std::optional<double> start_a;  // starting_time; nullopt: never started (Batsim's -1)
+  std::optional<double> start_b;
+  std::string state_a;            // final_state
+  std::string state_b;
+  std::vector<std::string> other_columns;  // further jobs.csv columns whose values differ
+
+  bool start_differs() const { return in_a && in_b && start_a != start_b; }
+  bool state_differs() const { return in_a && in_b && state_a != state_b; }
+  // B - A, when the job started in both runs.
+  std::optional<double> start_delta() const;
+};
+
+struct JobsDiff {
+  bool compared = false;  // both runs have a jobs.csv
+  std::size_t jobs_a = 0;
+  std::size_t jobs_b = 0;
+  std::vector<JobDelta> changed;   // A's order, then the jobs only in B in B's order
+  std::size_t start_differs = 0;   // jobs in both runs whose starting_time differs
+  std::size_t only_in_a = 0;
+  std::size_t only_in_b = 0;
+  std::size_t state_changes = 0;
+  std::size_t started_in_both = 0;        // the jobs the start deltas below are over
+  double max_abs_start_delta = 0;
+  double mean_abs_start_delta = 0;
+};
+
+struct MetricDelta {
+  std::string name;
+  std::optional<double> a;  // nullopt: the run's summary.json does not have it
+  std::optional<double> b;
+
+  bool differs() const { return a != b; }
+  std::optional<double> delta() const;     // B - A
+  std::optional<double> relative() const;  // (B - A) / |A|; nullopt when A is 0 (and B is not) or either is absent
+};
+
+struct SummaryDiff {
+  bool compared = false;             // both runs have a summary.json
+  std::vector<MetricDelta> metrics;  // every metric of kDiffMetrics either run has, in that order
+};
+
+// The summary metrics compared; wall-clock fields (wall_s, ...) are not among them, as they
+// differ between identical runs.
+inline constexpr const char* kDiffMetrics[] = {"jobs",       "rejected",   "mean_wait_s", "max_wait_s", "mean_bounded_slowdown",
+                                               "utilization", "makespan_s", "messages",    "sim_time_s"};
+
+struct DiffReport {
+  RunFiles a;
+  RunFiles b;
+  EventsDiff events;
+  JobsDiff jobs;
+  SummaryDiff summary;
+  std::vector<std::string> notes;  // what could not be compared, and why
+
+  // Identical event logs (when both runs have one), no job and no metric difference.
+  bool equal() const;
+};
+
+// Compares two runs. InputError (naming the file, and line where there is one) for a path
+// that does not exist, a file that cannot be read or parsed, or two runs with nothing in common
+// to compare.
+DiffReport diff_runs(const std::string& run_a, const std::string& run_b);
+
+// For people: equal or not, then what differs. At most `max_jobs` jobs are listed.
+std::string render_diff_text(const DiffReport& report, std::size_t max_jobs = 20);
+
+// For programs: the whole report as a JSON object (pretty-printed, with a final newline).
+std::string render_diff_json(const DiffReport& report);
+
+}  // namespace pmixflow

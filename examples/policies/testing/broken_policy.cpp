@@ -1,0 +1,28 @@
+// Not an example to follow: two deliberately broken policy libraries, which the test suite
+// (tests/sim/plugin_test.cpp) checks pmixflow refuses with a clear message.
+//   PMIXFLOW_BROKEN_WRONG_API: built against a "future" policy API version.
+//   PMIXFLOW_BROKEN_NO_CREATE: the right version, but no pmixflow_policy_create entry point.
+#include "pmixflow/policy_plugin.hpp"
+
+#if defined(PMIXFLOW_BROKEN_WRONG_API)
+
+namespace {
+class Idle final : public pmixflow::Policy {
+ public:
+  std::string_view name() const override { return "broken"; }
+  std::optional<std::uint64_t> next(const pmixflow::SchedulingView&) override { return std::nullopt; }
+};
+}  // namespace
+
+extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVersion + 1; }
+extern "C" pmixflow::Policy* pmixflow_policy_create(void) { return new Idle(); }
+extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
+
+#elif defined(PMIXFLOW_BROKEN_NO_CREATE)
+
+extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVersion; }
+extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
+
+#else
+#error "define PMIXFLOW_BROKEN_WRONG_API or PMIXFLOW_BROKEN_NO_CREATE"
+#endif

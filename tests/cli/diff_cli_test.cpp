@@ -1,0 +1,142 @@
+// `pmixflow diff` as CI uses it: two runs of the real binary compared, exit status 0 when they
+// are equal, 1 when not (naming the first diverging event and the jobs that moved), 2 on bad input.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "pmixflow_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
+
+// Four one-slot nodes. Job 2 needs all four and waits for job 1; job 3 fits in what is free and
+// ends (by its estimate) before job 2 could start, so EASY backfills it (start 2) where FCFS
+// makes it wait for job 2 (start 200).
+constexpr const char* kTrace =
+    "; Version: 2.2\n"
+    "; MaxNodes: 4\n"
+    "; MaxProcs: 4\n"
+    "1 1000 0 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+    "2 1001 0 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+    "3 1002 0 50 2 -1 -1 2 50 -1 1 8 1 -1 1 -1 -1 -1\n"
+    "4 1003 0 200 2 -1 -1 2 -1 -1 1 8 1 -1 1 -1 -1 -1\n";
+
+// The 1-based line at which two event logs' events first differ (0: they do not). Line 1, the
+// header, is not an event.
+std::size_t first_differing_event_line(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::ifstream ia(a), ib(b);
+  std::string la, lb;
+  std::getline(ia, la);
+  std::getline(ib, lb);
+  for (std::size_t line = 2;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(ia, la));
+    const bool more_b = static_cast<bool>(std::getline(ib, lb));
+    if (!more_a && !more_b) return 0;
+    if (more_a != more_b || la != lb) return line;
+  }
+}
+
+TEST(DiffCli, TwoRunsOfTheDemoAreEqual) {
+  const auto dir = scratch_dir("demo");
+  const auto a = dir / "a", b = dir / "b";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", a.string()}).exit_code, 0);
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", b.string()}).exit_code, 0);
+  // wall_s differs between the two runs; nothing else does.
+  const auto r = run_pmixflow({"diff", a.string(), b.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, ": equal\n"));
+  EXPECT_TRUE(Contains(r.out, "events: identical"));
+  EXPECT_TRUE(Contains(r.out, "jobs: identical"));
+  EXPECT_TRUE(Contains(r.out, "summary: identical"));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const auto j = run_pmixflow({"diff", a.string(), b.string(), "--json"});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  const json report = json::parse(j.out);
+  EXPECT_EQ(report["equal"], true);
+  EXPECT_EQ(report["events"]["identical"], true);
+  EXPECT_TRUE(report["events"]["first_divergence"].is_null());
+  EXPECT_TRUE(report["jobs"]["changed"].empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DiffCli, EasyAgainstFcfsNamesTheFirstDivergingEventAndTheJobsThatMoved) {
+  const auto dir = scratch_dir("policies");
+  const auto trace = dir / "t.swf";
+  std::ofstream(trace) << kTrace;
+  const auto fcfs = dir / "fcfs", easy = dir / "easy";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "fcfs", "--out", fcfs.string()}).exit_code, 0);
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "easy", "--out", easy.string()}).exit_code, 0);
+  // The headers differ in their inputs (the policy); the events further on.
+  const std::size_t line = first_differing_event_line(fcfs / "events.jsonl", easy / "events.jsonl");
+  ASSERT_GT(line, 1u);
+
+  const auto r = run_pmixflow({"diff", fcfs.string(), easy.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "DIFFERENT"));
+  EXPECT_TRUE(Contains(r.out, "header inputs that differ: policy"));
+  EXPECT_TRUE(Contains(r.out, "first diverging event: line " + std::to_string(line) + ","));
+  EXPECT_TRUE(Contains(r.out, "job 3: start 200."));
+  EXPECT_TRUE(Contains(r.out, "(delta -198."));
+  EXPECT_TRUE(Contains(r.out, "mean_wait_s"));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const auto j = run_pmixflow({"diff", fcfs.string(), easy.string(), "--json"});
+  EXPECT_EQ(j.exit_code, 1) << j.err;
+  const json report = json::parse(j.out);
+  EXPECT_EQ(report["equal"], false);
+  EXPECT_EQ(report["events"]["first_divergence"]["line"].get<std::size_t>(), line);
+  EXPECT_FALSE(report["events"]["first_divergence"]["field"].is_null());
+  EXPECT_EQ(report["events"]["inputs"][0]["name"], "policy");
+  bool found = false;
+  for (const auto& job : report["jobs"]["changed"])
+    if (job["job_id"] == "3") {
+      found = true;
+      EXPECT_NEAR(job["start_delta"].get<double>(), -198, 0.05);
+    }
+  EXPECT_TRUE(found) << report["jobs"].dump(2);
+  EXPECT_GE(report["jobs"]["start_differs"].get<int>(), 1);
+
+  // The event logs alone tell the same first divergence.
+  const auto logs = run_pmixflow({"diff", (fcfs / "events.jsonl").string(), (easy / "events.jsonl").string()});
+  EXPECT_EQ(logs.exit_code, 1) << logs.err;
+  EXPECT_TRUE(Contains(logs.out, "first diverging event: line " + std::to_string(line) + ","));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DiffCli, AMissingRunIsBadInput) {
+  const auto dir = scratch_dir("missing");
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", (dir / "a").string()}).exit_code, 0);
+  const std::string missing = (dir / "no-such-run").string();
+  const auto r = run_pmixflow({"diff", (dir / "a").string(), missing});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.err, missing));
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  std::filesystem::create_directories(dir / "empty");
+  const auto empty = run_pmixflow({"diff", (dir / "empty").string(), (dir / "a").string()});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_TRUE(Contains(empty.err, (dir / "empty").string()));
+
+  EXPECT_EQ(run_pmixflow({"diff", (dir / "a").string()}).exit_code, 2);  // RUN_B is required
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DiffCli, HelpDescribesTheExitStatus) {
+  const auto r = run_pmixflow({"diff", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(Contains(r.out, "RUN_A"));
+  EXPECT_TRUE(Contains(r.out, "--json"));
+  EXPECT_TRUE(Contains(r.out, "Exit status 0 when equal, 1 when not, 2 on bad input"));
+}
+
+}  // namespace
+}  // namespace pmixflow::test
