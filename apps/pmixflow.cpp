@@ -55,7 +55,10 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
                  "hwloc XML topology of every compute node (read with hwloc). Default: the shipped "
                  "topologies/small-node.xml (8 cores).");
   sim.add_option("--slots", slots, "What a slot is: cores or pus.")->check(CLI::IsMember({"cores", "pus"}))->capture_default_str();
-  sim.add_option("--policy", o.policy, "Scheduling policy, overriding the scenario's: fcfs (first come, first served) or easy (EASY backfilling).");
+  sim.add_option("--policy", o.policy,
+                 "Scheduling policy, overriding the scenario's: fcfs (first come, first served), easy (EASY "
+                 "backfilling), conservative (conservative backfilling), or the path of a policy library (see "
+                 "examples/policies).");
   sim.add_option("--seed", o.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
       ->capture_default_str();
   sim.add_option("--out", o.out_dir, "Write DIR/events.jsonl and DIR/summary.json (created if missing).");

@@ -55,9 +55,9 @@ class Policy {
   virtual std::optional<std::uint64_t> next(const SchedulingView& view) = 0;
 };
 
-// "fcfs", "easy"; nullptr for an unknown name.
+// "fcfs", "easy", "conservative"; nullptr for an unknown name.
 std::unique_ptr<Policy> make_builtin_policy(std::string_view name);
-std::string builtin_policy_names();  // "fcfs, easy", for messages
+std::string builtin_policy_names();  // "fcfs, easy, conservative", for messages
 
 // A built-in policy by name, or one loaded from a shared library when `name_or_path` names
 // a file (contains '/' or ends in ".so"). Throws InputError for an unknown name or a library

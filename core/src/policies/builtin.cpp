@@ -1,3 +1,4 @@
+#include "pmixflow/policies/conservative.hpp"
 #include "pmixflow/policies/easy.hpp"
 #include "pmixflow/policies/fcfs.hpp"
 #include "pmixflow/errors.hpp"
@@ -8,10 +9,11 @@ namespace pmixflow {
 std::unique_ptr<Policy> make_builtin_policy(std::string_view name) {
   if (name == "fcfs") return std::make_unique<FcfsPolicy>();
   if (name == "easy") return std::make_unique<EasyPolicy>();
+  if (name == "conservative") return std::make_unique<ConservativePolicy>();
   return nullptr;
 }
 
-std::string builtin_policy_names() { return "fcfs, easy"; }
+std::string builtin_policy_names() { return "fcfs, easy, conservative"; }
 
 std::unique_ptr<Policy> load_policy_library(const std::string& path);  // policy_loader.cpp
 

@@ -140,8 +140,8 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
   }
   bool compress = true;
   if (!stale && build(profile_, now, free_now, events_)) {
-    // Compressing again after a full pass is only worth it where processors came free that
-    // the plan did not count on (an early end, a request gone, a shorter limit).
+    // After a pass that moved nobody, compressing again moves nobody until processors come
+    // free that the plan did not count on (an early end, a request gone, a shorter limit).
     compress = !settled_ || !within(profile_, plan_);
   } else {
     // The plan no longer holds: place the held reservations again in queue order, each kept
@@ -167,7 +167,7 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
 
   // Compression, in queue order: each request takes out its reservation and goes back at
   // the earliest start it fits among all the others (never later than the one it held);
-  // a request new to the queue gets the earliest start left. On round the queue until
+  // a request new to the queue gets the earliest start left. Round the queue again until
   // nobody has moved for a whole turn: one moving up can make room for one before it, and a
   // reservation left where nothing comes free would wait for an event that may never come.
   const std::size_t n = queue.size();

@@ -19,18 +19,24 @@ namespace pmixflow {
 // minus the reservations, each held from its start for the request's whole estimate (no
 // estimate: for ever). A request that can never fit has no reservation and blocks nobody.
 //
-// Reservations are kept from call to call, and each call compresses the plan as the paper
-// does when a job ends early: in queue order, a request's reservation is taken out and put
-// back at the earliest start where it fits among all the others, which is never later than
-// the one it held. A request new to the queue is placed the same way, after every existing
-// reservation. The first request, in queue order, whose reservation starts now and that
-// `fits_now` is the answer. Rebuilding the plan from scratch in queue order would not keep
-// the promise: a request moving up can take the slot of a later one.
+// Reservations are kept from call to call, and the plan is compressed as the paper does when
+// a job ends early: in queue order, a request's reservation is taken out and put back at the
+// earliest start where it fits among all the others, which is never later than the one it
+// held; round the queue again until nobody moves. A request new to the queue is placed the
+// same way, after every existing reservation. The first request, in queue order, whose
+// reservation starts now and that `fits_now` is the answer. Rebuilding the plan from scratch
+// in queue order each time would not keep the promise: a request moving up could take the
+// slot of a later one.
+//
+// Once a pass has moved nobody, compressing again moves nobody until processors come free
+// that the plan did not count on (an early end, a request gone, a shorter limit): until then
+// a call only places the new requests and starts those whose reservation is now.
 //
 // When the plan no longer holds (a reservation whose start went by without its request
-// starting, a limit raised, a node lost), the requests are placed again in queue order: a
-// reservation that still fits among the earlier ones is kept, one that does not is moved to
-// the earliest start that does.
+// starting, a job running past its expected end, a limit raised, a node lost), the requests
+// are placed again in queue order: a reservation that still fits among the earlier ones is
+// kept, one that does not is moved to the earliest start that does. A job past its expected
+// end counts as ending now.
 class ConservativePolicy final : public Policy {
  public:
   std::string_view name() const override { return "conservative"; }
@@ -60,8 +66,8 @@ class ConservativePolicy final : public Policy {
   Profile profile_;
   std::vector<std::pair<double, std::int64_t>> events_;
   std::vector<double> held_;  // per queue position: reserved start, NaN for none
-  // The profile at the end of the last full pass, when nothing started: compressing again
-  // cannot move anyone up until some step has more processors free than it.
+  // The profile after the last pass that started nobody (nobody moved in it either):
+  // compressing again moves nobody while no step has more processors free than it.
   Profile plan_;
   bool settled_ = false;
 };
