@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmixflow/errors.hpp"
+#include "test_files.hpp"
 
 namespace pmixflow {
 namespace {
@@ -20,39 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
+using test::Contains;
+using test::expect_input_error;
 
-InputError expect_input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected InputError";
-  return InputError("", 0, "", "none thrown");
-}
-
-class TempDir {
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("pmixflow_diff_" + std::string(info->name()) + "_" + std::to_string(std::random_device{}()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  fs::path path() const { return path_; }
-
- private:
-  fs::path path_;
+  TempDir() : test::TempDir("pmixflow_diff") {}
 };
 
 const std::string kHeader =

@@ -9,55 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "test_files.hpp"
+
 namespace pmixflow {
 namespace {
 
 namespace fs = std::filesystem;
 
-// gmock is not linked, so a substring check that prints both sides when it fails.
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
+using test::Contains;
+using test::expect_input_error;
 
-// Runs `f`, which must throw InputError, and hands the error back for inspection; a missing
-// throw fails the test rather than returning a default.
-InputError expect_input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected InputError";
-  return InputError("", 0, "", "none thrown");
-}
-
-// Each test gets its own directory, so parallel ctest runs never share hostfiles.
-class TempDir {
+// Hostfiles live in a directory of their own per test.
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const std::string tag = std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                            std::to_string(std::random_device{}());
-    path_ = fs::temp_directory_path() / ("pmixflow_hostlist_" + tag);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string write(const std::string& name, const std::string& content) const {
-    const auto file = path_ / name;
-    std::ofstream(file) << content;
-    return file.string();
-  }
-  std::string dir() const { return path_.string(); }
-
- private:
-  fs::path path_;
+  TempDir() : test::TempDir("pmixflow_hostlist") {}
 };
 
 HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) {

@@ -14,52 +14,21 @@
 #include <vector>
 
 #include "pmixflow/errors.hpp"
+#include "test_files.hpp"
 
 namespace pmixflow {
 namespace {
 
 namespace fs = std::filesystem;
 
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
+using test::Contains;
+using test::expect_input_error;
 
-// Runs `f`, which must throw InputError, and hands the error back for inspection.
-InputError expect_input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected InputError";
-  return InputError("", 0, "", "none thrown");
-}
-
-// Each test gets its own directory, removed with everything in it at the end.
-class TempDir {
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const std::string tag = std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                            std::to_string(std::random_device{}());
-    path_ = fs::temp_directory_path() / ("pmixflow_swf_" + tag);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string write(const std::string& name, const std::string& content) const {
-    const auto file = path_ / name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
+  TempDir() : test::TempDir("pmixflow_swf") {}
   std::string write_gz(const std::string& name, const std::string& content) const {
-    auto file = (path_ / name).string();
+    auto file = (path() / name).string();
     gzFile out = gzopen(file.c_str(), "wb");
     EXPECT_NE(out, nullptr) << file;
     if (out == nullptr) return file;
@@ -68,10 +37,6 @@ class TempDir {
     EXPECT_EQ(gzclose(out), Z_OK);
     return file;
   }
-  std::string dir() const { return path_.string(); }
-
- private:
-  fs::path path_;
 };
 
 // One job line; the fields a test does not care about are -1.
