@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backfill_trace.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {
@@ -17,17 +18,7 @@ namespace {
   return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
 }
 
-// Four one-slot nodes. Job 2 needs all four and waits for job 1; job 3 fits in what is free and
-// ends (by its estimate) before job 2 could start, so EASY backfills it (start 2) where FCFS
-// makes it wait for job 2 (start 200).
-constexpr const char* kTrace =
-    "; Version: 2.2\n"
-    "; MaxNodes: 4\n"
-    "; MaxProcs: 4\n"
-    "1 1000 0 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n"
-    "2 1001 0 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
-    "3 1002 0 50 2 -1 -1 2 50 -1 1 8 1 -1 1 -1 -1 -1\n"
-    "4 1003 0 200 2 -1 -1 2 -1 -1 1 8 1 -1 1 -1 -1 -1\n";
+constexpr const char* kTrace = kBackfillTrace;
 
 // The 1-based line at which two event logs' events first differ (0: they do not). Line 1, the
 // header, is not an event.
