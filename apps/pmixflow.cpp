@@ -1,7 +1,12 @@
 // The pmixflow command line: thin. Each sub-command parses its options and hands over.
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -24,7 +29,8 @@ std::string default_topology() {
 }
 
 void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& slots, std::string& topology,
-                     CLI::Option*& topology_option) {
+                     CLI::Option*& topology_option, std::vector<std::string>& queue_priorities,
+                     std::string& preemptible) {
   auto* scenario = sim.add_option("--scenario", o.scenario_file,
                                   "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
   sim.add_option("--trace", o.trace_file,
@@ -57,8 +63,19 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
   sim.add_option("--slots", slots, "What a slot is: cores or pus.")->check(CLI::IsMember({"cores", "pus"}))->capture_default_str();
   sim.add_option("--policy", o.policy,
                  "Scheduling policy, overriding the scenario's: fcfs (first come, first served), easy (EASY "
-                 "backfilling), conservative (conservative backfilling), or the path of a policy library (see "
+                 "backfilling), conservative (conservative backfilling), priority-preempt (priority order, EASY backfilling, preemption of PMIX_ALLOC_PREEMPTIBLE sessions), or the path of a policy library (see "
                  "examples/policies).");
+  sim.add_flag("--exclusive-nodes", o.exclusive_nodes,
+               "Allocate whole nodes even to requests for a cpu count (default: slot granularity, nodes shared "
+               "by sessions as PRRTE allows).");
+  sim.add_option("--queue-priority", queue_priorities,
+                 "NAME=PRIORITY (repeatable): the priority of requests naming queue NAME in PMIX_ALLOC_QUEUE "
+                 "(replayed SWF jobs name their queue number, field 15). Higher goes first with priority-preempt. "
+                 "A queue named by a number has that number as its priority unless given here.");
+  sim.add_option("--preemptible", preemptible,
+                 "With --trace: which jobs ask for PMIX_ALLOC_PREEMPTIBLE: \"all\", or SWF queue numbers "
+                 "separated by commas. priority-preempt may terminate them for a job of higher priority; they are "
+                 "requeued and their lost work is counted. Default: none.");
   sim.add_option("--seed", o.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
       ->capture_default_str();
   sim.add_option("--out", o.out_dir, "Write DIR/events.jsonl and DIR/summary.json (created if missing).");
@@ -78,6 +95,46 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
   sim.add_option("--cfg", o.simgrid_cfg,
                  "Extra SimGrid setting KEY:VALUE, as SimGrid's own --cfg (repeatable), e.g. contexts/stack-size:64.");
   sim.add_flag("--quiet", o.quiet, "Print nothing but errors.");
+}
+
+// Whole values only: "3" is queue 3, "3x" or "" is a mistake to report, not a 0.
+std::optional<std::int64_t> whole_number(std::string_view text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+void parse_queue_options(const std::vector<std::string>& queue_priorities, const std::string& preemptible,
+                         pmixflow::sim::SimOptions& o) {
+  for (const auto& entry : queue_priorities) {
+    const auto eq = entry.find('=');
+    const auto priority = eq == std::string::npos ? std::nullopt : whole_number(std::string_view(entry).substr(eq + 1));
+    if (eq == 0 || !priority || *priority < INT32_MIN || *priority > INT32_MAX)
+      throw pmixflow::InputError("--queue-priority", 0, "--queue-priority",
+                                 "expects NAME=PRIORITY with a whole-number priority, got '" + entry + "'");
+    o.queue_priorities[entry.substr(0, eq)] = static_cast<int>(*priority);
+  }
+  if (preemptible.empty()) return;
+  if (o.trace_file.empty())
+    throw pmixflow::InputError("--preemptible", 0, "--preemptible",
+                               "applies to --trace replays; a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
+  if (preemptible == "all") {
+    o.all_preemptible = true;
+    return;
+  }
+  std::string_view rest = preemptible;
+  while (true) {
+    const auto comma = rest.find(',');
+    const auto queue = whole_number(rest.substr(0, comma));
+    if (!queue)
+      throw pmixflow::InputError("--preemptible", 0, "--preemptible",
+                                 "expects \"all\" or SWF queue numbers separated by commas, got '" + preemptible + "'");
+    o.preemptible_queues.push_back(*queue);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
 }
 
 struct DiffArgs {
@@ -115,7 +172,9 @@ int main(int argc, char** argv) {
   std::string topology = default_topology();
   auto* sim = app.add_subcommand("sim", "Run a scenario on a simulated cluster (no arguments: the built-in demo).");
   CLI::Option* topology_option = nullptr;
-  add_sim_options(*sim, options, slots, topology, topology_option);
+  std::vector<std::string> queue_priorities;
+  std::string preemptible;
+  add_sim_options(*sim, options, slots, topology, topology_option, queue_priorities, preemptible);
   DiffArgs diff_args;
   auto* diff = app.add_subcommand(
       "diff", "Compare two runs (output directories or event logs): the first diverging event, each job's start "
@@ -137,6 +196,7 @@ int main(int argc, char** argv) {
   options.slot_unit = slots == "pus" ? pmixflow::sim::SlotUnit::Pus : pmixflow::sim::SlotUnit::Cores;
   if (options.scenario_file.empty() && options.trace_file.empty()) options.scenario_text = pmixflow::kDemoScenario;
   try {
+    parse_queue_options(queue_priorities, preemptible, options);
     return pmixflow::sim::run_simulation(options, std::cout);
   } catch (const pmixflow::InputError& e) {
     std::cerr << "pmixflow: error: " << e.what() << "\n";

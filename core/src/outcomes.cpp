@@ -26,6 +26,8 @@ Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t total
   double wait_sum = 0, slowdown_sum = 0, work = 0;
   for (const auto& j : jobs) {
     first_submit = std::min(first_submit, j.submitted);
+    m.preemptions += j.preemptions;
+    m.lost_cpu_s += j.lost_cpu_s;
     if (j.started < 0 || j.finished < 0) {
       ++m.rejected;
       continue;
@@ -116,7 +118,14 @@ std::string jobs_csv(const std::vector<JobOutcome>& jobs) {
     }
     out += ',';
     csv_field(out, j.allocated);
-    out += ",-1,\n";
+    out += ",-1,";
+    // Batsim's metadata is free text; preempted jobs say how often and how much work was lost
+    // (no comma, so that naive CSV readers still see 17 columns).
+    if (j.preemptions > 0) {
+      out += "preemptions=" + std::to_string(j.preemptions) + ";lost_cpu_s=";
+      json_number_into(out, j.lost_cpu_s);
+    }
+    out += '\n';
   }
   return out;
 }

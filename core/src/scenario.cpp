@@ -196,11 +196,20 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (h.contains("scheduler")) {
     const auto& s = h["scheduler"];
     if (!s.is_object()) r.fail("scheduler", "expects an object");
-    r.only(s, {"start", "attach", "policy"}, "scheduler");
+    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues"}, "scheduler");
     if (s.contains("start") && s["start"].is_null()) sc.scheduler_start.reset();
     else sc.scheduler_start = r.number(s, "start", 0.0);
     sc.scheduler_attaches = r.boolean(s, "attach", true);
     sc.policy = r.string(s, "policy", "fcfs");
+    sc.exclusive_nodes = r.boolean(s, "exclusive_nodes", false);
+    if (s.contains("queues")) {
+      const auto& q = s["queues"];
+      if (!q.is_object()) r.fail("scheduler.queues", "expects an object of queue name -> integer priority");
+      for (const auto& [name, priority] : q.items()) {
+        if (!priority.is_number_integer()) r.fail("scheduler.queues." + name, "expects an integer priority");
+        sc.queue_priorities[name] = priority.get<int>();
+      }
+    }
   }
 }
 

@@ -173,7 +173,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   const Cluster cluster(std::move(nodes));
 
   if (trace) sc = scenario_from_trace(*trace, static_cast<std::uint32_t>(cluster.size() - 1),
-                                      ReplayOptions{o.via_daemon, o.seed, policy_name, 1.0});
+                                      ReplayOptions{o.via_daemon, o.seed, policy_name, 1.0, o.preemptible_queues, o.all_preemptible});
 
   // Requestors, in order of first appearance; their calls resolved against the machine.
   std::map<std::string, std::uint32_t> requestor_index;
@@ -218,6 +218,9 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   for (const auto& t : sc.scheduler_transitions) scheduler_schedule.emplace_back(t.at, t.up);
   SchedulerConfig scheduler_config;
   scheduler_config.attach_at_start = sc.scheduler_attaches;
+  scheduler_config.exclusive_nodes = sc.exclusive_nodes || o.exclusive_nodes;
+  scheduler_config.queue_priorities = sc.queue_priorities;
+  for (const auto& [queue, priority] : o.queue_priorities) scheduler_config.queue_priorities[queue] = priority;
   world.add_party(Address::scheduler(), "scheduler", machine.scheduler,
                   [&](Env& env) {
                     return std::make_unique<Scheduler>(env, cluster, make_policy(policy_name), scheduler_config);
@@ -327,7 +330,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       allocations.push_back({{"alloc_id", a.alloc_id}, {"session", a.session_id}, {"corr", a.corr},
                              {"requestor", a.requestor}, {"submitted", a.submitted}, {"started", a.started},
                              {"ended", a.ended}, {"cpus", a.cpus}, {"nodes", a.node_list},
-                             {"status", status_name(a.status)}, {"jobs", jobs}});
+                             {"status", status_name(a.status)}, {"jobs", jobs}, {"priority", a.priority},
+                             {"preemptions", a.preemptions}, {"lost_cpu_s", a.lost_cpu_s}});
     }
   }
   // Each allocation request's fate, in Batsim's terms, for jobs.csv and the metrics.
@@ -358,6 +362,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       const AllocationRecord& a = *rec->second;
       j.procs = a.cpus;
       j.requested_time = a.time_limit;
+      j.preemptions = a.preemptions;
+      j.lost_cpu_s = a.lost_cpu_s;
       const bool ran = a.started >= 0 && a.ended >= 0;
       if (ran) {
         j.started = a.started - sc.time_origin;
@@ -443,6 +449,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                {"mean_bounded_slowdown", metrics.mean_bounded_slowdown},
                {"utilization", metrics.utilization},
                {"makespan_s", metrics.makespan_s},
+               {"preemptions", metrics.preemptions},
+               {"lost_work_cpu_s", metrics.lost_cpu_s},
                {"expectations", {{"checked", checked}, {"failed", failures.size()}, {"failures", failures}}}};
   if (trace) {
     // A trace's per-job detail is jobs.csv; the summary keeps the aggregates.
@@ -494,6 +502,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       out << std::setprecision(6) << "  mean wait " << metrics.mean_wait_s << " s (max " << metrics.max_wait_s
           << " s), mean bounded slowdown " << metrics.mean_bounded_slowdown << ", utilization " << metrics.utilization
           << ", makespan " << metrics.makespan_s << " s\n";
+      if (metrics.preemptions > 0)
+        out << "  preemptions " << metrics.preemptions << ", work lost " << metrics.lost_cpu_s << " cpu-s\n";
     } else {
       out << "  calls (requestor#n, what, entry point -> answer):\n" << call_lines.str();
       out << "  allocations: " << allocations.size() << " granted or refused, " << completed << " completed\n";

@@ -893,5 +893,45 @@ TEST(SessionControl, ChildSessionsEndWithTheirParentUnlessSeparated) {
   for (int s : {3, 4, 5}) EXPECT_EQ(count(run, "session.reclaimed", with("session", s)), 0u) << s;
 }
 
+TEST(SessionControl, PreemptionTerminatesPreemptibleSessionsOfLowerPriorityAndRequeuesThem) {
+  const SimRun run = simulate("preempt-priority.jsonl");
+  expect_all_met(run);
+  // 'boss' (urgent, 24 cpus) finds the machine full: the scavenger session (16) and the batch
+  // session started last (8) are terminated; the other batch session and the one that was not
+  // granted PMIX_ALLOC_PREEMPTIBLE keep running.
+  const auto preempted = events(run, "alloc.preempt");
+  ASSERT_EQ(preempted.size(), 2u);
+  EXPECT_EQ(preempted[0]["corr"], "low#1");
+  EXPECT_EQ(preempted[1]["corr"], "mid2#1");
+  // The scheduler orders the RM with a TERMINATE (PREEMPT would keep the nodes, FLOW.md §4).
+  for (int session : {2, 4})
+    EXPECT_EQ(count(run, "send", [&](const json& e) {
+                return e["who"] == "scheduler" && e["msg"] == "session_ctrl" && e["session"] == session &&
+                       e.dump().find("pmix.ssn.terminate") != std::string::npos;
+              }), 1u) << session;
+  // Boss starts once both sessions are complete, not before.
+  const double boss = time_of(run, "alloc.grant", with("corr", "boss#1"));
+  for (const char* corr : {"low#1", "mid2#1"}) {
+    const auto done = events(run, "session.completed", with("corr", corr));
+    ASSERT_EQ(done.size(), 2u) << corr;  // preempted, then run to the end
+    EXPECT_LE(done[0]["t"].get<double>(), boss) << corr;
+    EXPECT_EQ(count(run, "alloc.requeued", with("corr", corr)), 1u) << corr;
+    // Granted again after boss: a new session, the same request.
+    const auto grants = events(run, "alloc.grant", with("corr", corr));
+    ASSERT_EQ(grants.size(), 2u) << corr;
+    EXPECT_GT(grants[1]["t"].get<double>(), boss + 30) << corr;
+  }
+  // What was lost: 8 s on 16 cpus and 6 s on 8, as recorded per allocation.
+  for (const auto& a : run.summary["allocations"]) {
+    const std::string corr = a["corr"];
+    const double lost = a["lost_cpu_s"].get<double>();
+    if (corr == "low#1") EXPECT_NEAR(lost, 8 * 16, 0.1);
+    else if (corr == "mid2#1") EXPECT_NEAR(lost, 6 * 8, 0.1);
+    else EXPECT_EQ(lost, 0) << corr;
+  }
+  EXPECT_EQ(run.summary["preemptions"], 2);
+  EXPECT_EQ(count(run, "alloc.preempt", with("corr", "keeper#1")) + count(run, "alloc.preempt", with("corr", "mid#1")), 0u);
+}
+
 }  // namespace
 }  // namespace pmixflow::test

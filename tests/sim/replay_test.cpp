@@ -112,6 +112,62 @@ TEST(Replay, EasyBackfillsWhatEndsBeforeTheHeadsReservation) {
   EXPECT_LE(r.summary["utilization"].get<double>(), 1.0);
 }
 
+// Queue 1 holds a four-slot job of 100 s; ten seconds later a two-slot job of 30 s arrives in
+// queue 2. A queue named by a number has that number as its priority.
+constexpr const char* kPreemptTrace =
+    "; MaxNodes: 4\n"
+    "; MaxProcs: 4\n"
+    "1 1000 0 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
+    "2 1010 0 30 2 -1 -1 2 30 -1 1 8 1 -1 2 -1 -1 -1\n";
+
+TEST(Replay, PriorityPreemptTerminatesAPreemptibleJobAndRequeuesIt) {
+  const Replay r = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 10, 0.01);  // at once: job 1's session is terminated
+  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 40, 0.02);  // requeued, run again from the start
+  EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.02);
+  EXPECT_EQ(job(r, "1").at("final_state"), "COMPLETED_SUCCESSFULLY");
+  // Ten seconds on four slots were lost, and say so in jobs.csv and the summary.
+  EXPECT_EQ(job(r, "1").at("metadata").rfind("preemptions=1;lost_cpu_s=40.", 0), 0u) << job(r, "1").at("metadata");
+  EXPECT_EQ(job(r, "2").at("metadata"), "");
+  EXPECT_EQ(r.summary["preemptions"], 1);
+  EXPECT_NEAR(r.summary["lost_work_cpu_s"].get<double>(), 40, 0.05);
+}
+
+TEST(Replay, PriorityPreemptWaitsForWhatWasNotGrantedPreemptible) {
+  const Replay r = replay("priority-preempt", kPreemptTrace);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.01);
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
+  EXPECT_EQ(r.summary["preemptions"], 0);
+}
+
+TEST(Replay, QueuePrioritiesCanBeRearranged) {
+  // Queue 1 now outranks queue 2: nothing of higher priority waits, nothing is preempted.
+  const Replay r = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1", "--queue-priority", "1=10"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
+  EXPECT_EQ(r.summary["preemptions"], 0);
+}
+
+TEST(Replay, PriorityPreemptWithoutQueuesDecidesAsEasy) {
+  const Replay easy = replay("easy"), prio = replay("priority-preempt", kTrace, {"--preemptible", "all"});
+  ASSERT_EQ(prio.exit_code, 0) << prio.out;
+  ASSERT_EQ(easy.rows.size(), prio.rows.size());
+  for (const auto& row : easy.rows)
+    EXPECT_NEAR(num(row, "starting_time"), num(job(prio, row.at("job_id")), "starting_time"), 1e-6) << row.at("job_id");
+  EXPECT_EQ(prio.summary["preemptions"], 0);
+}
+
+TEST(Replay, BadQueueOptionsAreRefused) {
+  const Replay prio = replay("priority-preempt", kPreemptTrace, {"--queue-priority", "1=high"});
+  EXPECT_EQ(prio.exit_code, 2);
+  EXPECT_NE(prio.out.find("--queue-priority"), std::string::npos) << prio.out;
+  const Replay pre = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1,x"});
+  EXPECT_EQ(pre.exit_code, 2);
+  EXPECT_NE(pre.out.find("--preemptible"), std::string::npos) << pre.out;
+}
+
 TEST(Replay, EveryJobTravelsTheWholeFlow) {
   const Replay r = replay("easy", kTrace, {"--via-daemon", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out;

@@ -21,6 +21,8 @@ struct JobOutcome {
   double finished = -1;
   std::string final_state;      // COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED, ...
   std::string allocated;        // Batsim interval set of resource ids: "0-3 7"
+  std::uint32_t preemptions = 0;  // sessions of it terminated by preemption before the one that ran
+  double lost_cpu_s = 0;          // the work those sessions had done: run time x cpus
 };
 
 // Batsim's final state for a request answered `answer` whose (first) job ended `job_status`.
@@ -34,6 +36,8 @@ struct Metrics {
   double mean_bounded_slowdown = 0;  // max(1, (wait + run) / max(run, 10))
   double utilization = 0;            // sum(run * procs) / (total procs * makespan)
   double makespan_s = 0;             // last end - first submit
+  std::size_t preemptions = 0;       // sessions terminated to make room (their jobs requeued)
+  double lost_cpu_s = 0;             // work those sessions lost: sum of run time x cpus
 };
 
 Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t total_procs);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "pmixflow/scenario.hpp"
 #include "pmixflow/swf.hpp"
@@ -15,6 +17,10 @@ struct ReplayOptions {
   std::uint64_t seed = 0;      // draws which jobs go through a daemon, and which daemon
   std::string policy = "fcfs";
   double warm_up = 1.0;        // seconds before the first job: daemons start, the scheduler attaches
+  // Jobs of these SWF queues (field 15) ask for PMIX_ALLOC_PREEMPTIBLE; every job's queue
+  // travels as PMIX_ALLOC_QUEUE, which the scheduler turns into a priority.
+  std::vector<std::int64_t> preemptible_queues;
+  bool all_preemptible = false;
 };
 
 // The calls are named "job<N>" after the SWF job number. Every node gets a daemon at start-up

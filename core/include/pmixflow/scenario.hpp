@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,8 @@ struct Scenario {
   std::optional<double> scheduler_start = 0.0;  // nullopt: not running until an attach op
   bool scheduler_attaches = true;
   std::string policy = "fcfs";
+  bool exclusive_nodes = false;                 // whole nodes even for cpu counts
+  std::map<std::string, int> queue_priorities;  // PMIX_ALLOC_QUEUE name -> priority
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
   std::vector<NodeEvent> node_events;

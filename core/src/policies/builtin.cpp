@@ -1,6 +1,7 @@
 #include "pmixflow/policies/conservative.hpp"
 #include "pmixflow/policies/easy.hpp"
 #include "pmixflow/policies/fcfs.hpp"
+#include "pmixflow/policies/priority_preempt.hpp"
 #include "pmixflow/errors.hpp"
 #include "pmixflow/policy.hpp"
 
@@ -10,10 +11,11 @@ std::unique_ptr<Policy> make_builtin_policy(std::string_view name) {
   if (name == "fcfs") return std::make_unique<FcfsPolicy>();
   if (name == "easy") return std::make_unique<EasyPolicy>();
   if (name == "conservative") return std::make_unique<ConservativePolicy>();
+  if (name == "priority-preempt") return std::make_unique<PriorityPreemptPolicy>();
   return nullptr;
 }
 
-std::string builtin_policy_names() { return "fcfs, easy, conservative"; }
+std::string builtin_policy_names() { return "fcfs, easy, conservative, priority-preempt"; }
 
 std::unique_ptr<Policy> load_policy_library(const std::string& path);  // policy_loader.cpp
 

@@ -1,6 +1,7 @@
 #include "pmixflow/roles/scheduler.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -146,6 +147,8 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
     need.reset();
   }
   if (!need) return answer(origin, why);
+  const auto priority = queue_priority(req.info);
+  if (!priority) return answer(origin, Status::ErrBadParam);
   if (need->cpus > total_ || need->nodes > schedulable_nodes_)
     return answer(origin, Status::ErrOutOfResource);  // could never be granted: refuse now, not never
 
@@ -156,6 +159,7 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   q.view.nodes = need->nodes;
   q.view.estimate = limit;
   q.view.preemptible = req.info.flag(key::ALLOC_PREEMPTIBLE);
+  q.view.priority = *priority;
   q.origin = origin;
   q.requestor = requestor;
   if (const auto* id = req.info.get<std::string>(key::ALLOC_REQ_ID)) q.req_id = *id;
@@ -173,12 +177,37 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   rec.submitted = env_.now();
   rec.cpus = need->cpus;
   rec.time_limit = limit;
+  rec.priority = *priority;
   records_.push_back(std::move(rec));
-  if (env_.logging())
-    env_.log(Event("alloc.queued").str("corr", req.corr).uint("cpus", need->cpus).uint("nodes", need->nodes).num("time_limit", limit));
+  if (env_.logging()) {
+    Event e("alloc.queued");
+    e.str("corr", req.corr).uint("cpus", need->cpus).uint("nodes", need->nodes).num("time_limit", limit);
+    if (*priority != 0 || q.view.preemptible) e.sint("priority", *priority).flag("preemptible", q.view.preemptible);
+    env_.log(e);
+  }
   queue_view_.push_back(q.view);
   queue_.push_back(std::move(q));
   schedule();
+}
+
+std::optional<int> Scheduler::queue_priority(const InfoList& info) const {
+  const auto* queue = info.get<std::string>(key::ALLOC_QUEUE);
+  if (!queue) return 0;
+  if (auto it = config_.queue_priorities.find(*queue); it != config_.queue_priorities.end()) return it->second;
+  int number = 0;
+  const char* end = queue->data() + queue->size();
+  auto [ptr, ec] = std::from_chars(queue->data(), end, number);
+  if (queue->empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return number;
+}
+
+void Scheduler::enqueue(Queued&& q) {
+  // Queue order is submit order; a requeued request goes back to its original place.
+  auto at = std::upper_bound(queue_.begin(), queue_.end(), q.view, [](const QueuedRequest& v, const Queued& e) {
+    return v.submit_time != e.view.submit_time ? v.submit_time < e.view.submit_time : v.key < e.view.key;
+  });
+  queue_view_.insert(queue_view_.begin() + (at - queue_.begin()), q.view);
+  queue_.insert(at, std::move(q));
 }
 
 void Scheduler::schedule() {
@@ -194,6 +223,32 @@ void Scheduler::schedule() {
     queue_.erase(it);
     grant(std::move(q));
   }
+  if (!queue_.empty()) {
+    auto victims = policy_->preempt(view);
+    if (!victims.empty()) preempt(victims);
+  }
+}
+
+void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
+  // Taking resources back is a TERMINATE: PREEMPT only suspends and keeps the nodes
+  // (FLOW.md section 4). The request is requeued once the RM reports the session complete.
+  for (const std::uint64_t key : keys) {
+    auto it = std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.second.view.key == key; });
+    if (it == live_.end() || !it->second.view.preemptible) continue;  // only what the view offered
+    Live& live = it->second;
+    live.preempting = true;
+    live.view.preemptible = false;
+    live.view.ending = true;
+    live.view.expected_end = env_.now();
+    for (auto& r : running_view_)
+      if (r.key == key) r = live.view;
+    const std::string& corr = records_[live.record].corr;
+    if (env_.logging())
+      env_.log(Event("alloc.preempt").str("corr", corr).str("alloc", it->first).uint("session", live.session_id).uint("cpus", live.view.cpus));
+    InfoList directives;
+    directives.add(key::SESSION_TERMINATE, true);
+    call_rm(live.session_id, std::move(directives), corr, Outstanding{CallKind::Preempt, it->first, {}, {}, 0});
+  }
 }
 
 void Scheduler::grant(Queued&& q) {
@@ -204,9 +259,11 @@ void Scheduler::grant(Queued&& q) {
   live.owner = q.requestor;
   live.nodes = take(q.need);
   live.record = q.record;
+  // Preemptible only once the RM holds the session: there is nothing to terminate before.
   live.view = RunningAllocation{q.view.key, q.need.cpus, env_.now(),
                                 q.time_limit > 0 ? env_.now() + q.time_limit : std::numeric_limits<double>::infinity(),
-                                q.view.priority, q.view.preemptible};
+                                q.view.priority, false, false};
+  if (q.view.preemptible) live.requeue = q;  // before its apps move into the instantiation
   running_view_.push_back(live.view);
   const std::string nodes = node_list(live.nodes);
   AllocationRecord& rec = records_[q.record];
@@ -228,7 +285,10 @@ void Scheduler::grant(Queued&& q) {
   for (auto& item : q.apps_and_job.items) directives.items.push_back(std::move(item));
   for (auto& item : q.passed_on.items) directives.items.push_back(std::move(item));
   live_.emplace(alloc_id, std::move(live));
-  call_rm(session_id, std::move(directives), q.origin.corr, Outstanding{CallKind::Instantiate, alloc_id, q.origin, {}, 0});
+  Outstanding out{CallKind::Instantiate, alloc_id, q.origin, {}, 0};
+  // A requeued request was answered with its first session; its later ones are the RM's news.
+  out.requeued = q.answered;
+  call_rm(session_id, std::move(directives), q.origin.corr, std::move(out));
 }
 
 std::uint64_t Scheduler::call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out) {
@@ -246,12 +306,18 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
   auto live_it = live_.find(out.alloc_id);
   switch (out.kind) {
     case CallKind::Instantiate: {
+      // A requeued request's requestor has its answer already: its later sessions are logged.
+      auto reply = [&](Status status, InfoList info = {}) {
+        if (!out.requeued) return answer(out.origin, status, std::move(info));
+        if (env_.logging())
+          env_.log(Event("alloc.requeue_started").str("corr", out.origin.corr).str("alloc", out.alloc_id).status("status", status));
+      };
       if (live_it == live_.end()) {
         // Already reclaimed (the RM's COMPLETE came first): the launch failed; say how.
-        if (resp.status == Status::Success) return answer(out.origin, Status::ErrNotFound);
+        if (resp.status == Status::Success) return reply(Status::ErrNotFound);
         for (auto& rec : records_)
           if (rec.alloc_id == out.alloc_id) rec.status = resp.status;
-        return answer(out.origin, resp.status);
+        return reply(resp.status);
       }
       Live& live = live_it->second;
       records_[live.record].status = resp.status;
@@ -259,19 +325,29 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
         give_back(live.nodes);
         records_[live.record].ended = env_.now();
         live_.erase(live_it);
-        answer(out.origin, resp.status);
+        reply(resp.status);
         return schedule();
       }
       live.instantiated = true;
+      live.view.preemptible = live.requeue.has_value();
       InfoList info;
       info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live.session_id);
       info.add(key::ALLOC_NODE_LIST, node_list(live.nodes));
       for (const auto& item : resp.info.items)
         if (item.key == key::NSPACE) info.items.push_back(item);
-      return answer(out.origin, Status::Success, std::move(info));
+      reply(Status::Success, std::move(info));
+      // Now preemptible, it may be what a waiting request of higher priority needs.
+      if (live.requeue && !queue_.empty()) schedule();
+      return;
     }
     case CallKind::Terminate:
       return answer(out.origin, resp.status);
+    case CallKind::Preempt:
+      // The session is reclaimed and reported complete by the RM; that is where the request
+      // is requeued. A session that had already ended is simply not there any more.
+      if (env_.logging() && resp.status != Status::Success)
+        env_.log(Event("alloc.preempt_refused").str("alloc", out.alloc_id).status("status", resp.status));
+      return;
     case CallKind::OnBehalf: {
       auto d = decisions_.find(out.group);
       if (d == decisions_.end()) return;
@@ -457,6 +533,24 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
   if (env_.logging())
     env_.log(Event("session.completed").str("corr", req.corr).str("alloc", alloc_id).uint("session", req.session_id).uint("jobs", rec.jobs.size()));
   give_back(live->nodes);
+  const bool all_succeeded = std::all_of(rec.jobs.begin(), rec.jobs.end(), [](const auto& j) { return j.second == Status::Success; });
+  if (live->preempting && live->requeue && !(all_succeeded && !rec.jobs.empty())) {
+    // Terminated to make room: the work done is lost and the request waits again, in its
+    // original place. (A job that finished before the TERMINATE reached it simply completed.)
+    Queued again = std::move(*live->requeue);
+    again.answered = true;
+    ++rec.preemptions;
+    rec.lost_cpu_s += (rec.ended - rec.started) * static_cast<double>(live->view.cpus);
+    if (env_.logging())
+      env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", (rec.ended - rec.started) * static_cast<double>(live->view.cpus)));
+    rec.started = rec.ended = -1;
+    rec.alloc_id.clear();
+    rec.session_id = 0;
+    rec.node_list.clear();
+    rec.jobs.clear();
+    rec.status = Status::Success;
+    enqueue(std::move(again));
+  }
   live_.erase(alloc_id);
   env_.send(from, SessionCtrlResponse{req.id, Status::Success, {}, req.corr});
   schedule();

@@ -21,6 +21,10 @@ namespace pmixflow {
 struct SchedulerConfig {
   bool attach_at_start = true;  // attach to the controller as a tool declaring PMIX_SERVER_SCHEDULER
   bool exclusive_nodes = false; // allocate whole nodes even for cpu counts
+  // Priorities of named queues (PMIX_ALLOC_QUEUE). A queue named by a number has that number
+  // as its priority unless listed here; a request without a queue has priority 0; a request
+  // naming any other queue is refused with PMIX_ERR_BAD_PARAM.
+  std::map<std::string, int> queue_priorities;
 };
 
 // One allocation as the scheduler accounts for it, kept after it ends for the run's outputs.
@@ -37,6 +41,9 @@ struct AllocationRecord {
   std::string node_list;
   Status status = Status::Success;  // how the request was answered
   std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
+  int priority = 0;
+  std::uint32_t preemptions = 0;  // times its session was terminated and the request requeued
+  double lost_cpu_s = 0;          // work those sessions had done, lost: sum of run time x cpus
 };
 
 class Scheduler final : public Role {
@@ -71,6 +78,7 @@ class Scheduler final : public Role {
     std::optional<std::uint32_t> inheritance;  // PMIX_ALLOC_INHERITANCE, passed on to the RM
     InfoList passed_on;  // PMIX_ALLOC_CHILD_SEP, PMIX_SESSION_SEP: the RM's business
     std::size_t record = 0;
+    bool answered = false;  // requeued after preemption: the requestor already has its answer
   };
   struct Live {
     std::uint32_t session_id = 0;
@@ -79,8 +87,10 @@ class Scheduler final : public Role {
     RunningAllocation view;
     std::size_t record = 0;
     bool instantiated = false;
+    bool preempting = false;          // its session is being terminated to make room
+    std::optional<Queued> requeue;    // a preemptible grant: the request as it was queued
   };
-  enum class CallKind { Instantiate, Terminate, Extend, OnBehalf };
+  enum class CallKind { Instantiate, Terminate, Extend, OnBehalf, Preempt };
   struct Outstanding {
     CallKind kind;
     std::string alloc_id;
@@ -88,6 +98,7 @@ class Scheduler final : public Role {
     std::vector<std::pair<NodeId, std::uint32_t>> added;  // EXTEND: nodes being added
     double new_limit = 0;
     std::uint64_t group = 0;  // OnBehalf: the forwarded session control it is part of
+    bool requeued = false;    // Instantiate of a requeued request: nobody waits for an answer
   };
   // A requestor's session control, decided here and carried out by the RM session by session.
   struct Decision {
@@ -112,6 +123,9 @@ class Scheduler final : public Role {
 
   void schedule();
   void grant(Queued&& q);
+  void preempt(const std::vector<std::uint64_t>& keys);
+  void enqueue(Queued&& q);
+  std::optional<int> queue_priority(const InfoList& info) const;
   std::optional<Need> parse_need(const InfoList& info, Status& why) const;
   bool fits(const Need& need) const;
   std::vector<std::pair<NodeId, std::uint32_t>> take(const Need& need);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct SimOptions {
   double via_daemon = 0.5;         // share of replayed jobs submitted through a daemon
   bool compare_recorded = false;   // write recorded.csv and compare waits with SWF field 3
   std::string policy;              // overrides the scenario's
+  bool exclusive_nodes = false;    // whole nodes even for cpu counts (or the scenario says so)
+  std::map<std::string, int> queue_priorities;  // added to (and overriding) the scenario's
+  std::vector<std::int64_t> preemptible_queues; // replayed jobs of these SWF queues are preemptible
+  bool all_preemptible = false;                 // every replayed job is
   std::uint64_t seed = 0;
   std::string out_dir;             // empty: no files written
   bool events = true;              // write events.jsonl
