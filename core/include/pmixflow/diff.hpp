@@ -102,8 +102,9 @@ struct SummaryDiff {
 
 // The summary metrics compared; wall-clock fields (wall_s, ...) are not among them, as they
 // differ between identical runs.
-inline constexpr const char* kDiffMetrics[] = {"jobs",       "rejected",   "mean_wait_s", "max_wait_s", "mean_bounded_slowdown",
-                                               "utilization", "makespan_s", "messages",    "sim_time_s"};
+inline constexpr const char* kDiffMetrics[] = {"jobs",       "rejected",   "mean_wait_s", "max_wait_s",  "mean_bounded_slowdown",
+                                               "utilization", "makespan_s", "preemptions", "lost_work_cpu_s",
+                                               "messages",    "sim_time_s"};
 
 struct DiffReport {
   RunFiles a;
