@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/bare_replay.hpp"
 #include "pmixflow/outcomes.hpp"
 #include "pmixflow/policy.hpp"
 #include "pmixflow/swf.hpp"
@@ -26,67 +27,6 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-class LoopView final : public pmixflow::SchedulingView {
- public:
-  double time = 0;
-  std::uint64_t total = 0, free = 0;
-  std::vector<pmixflow::QueuedRequest> waiting;
-  std::vector<pmixflow::RunningAllocation> active;
-  double now() const override { return time; }
-  std::uint64_t total_cpus() const override { return total; }
-  std::uint64_t free_cpus() const override { return free; }
-  bool fits_now(const pmixflow::QueuedRequest& r) const override { return r.cpus <= free; }
-  std::span<const pmixflow::QueuedRequest> queue() const override { return waiting; }
-  std::span<const pmixflow::RunningAllocation> running() const override { return active; }
-};
-
-// The policy alone: submissions and ends in time order (ends first at equal times), one
-// decision pass after each instant.
-pmixflow::Metrics bare_loop(const pmixflow::SwfTrace& trace, pmixflow::Policy& policy, std::uint64_t procs) {
-  LoopView view;
-  view.total = view.free = procs;
-  struct End {
-    double at;
-    std::uint64_t key;
-    bool operator>(const End& o) const { return at != o.at ? at > o.at : key > o.key; }
-  };
-  std::priority_queue<End, std::vector<End>, std::greater<>> ends;
-  std::vector<pmixflow::JobOutcome> outcomes(trace.jobs.size());
-  std::size_t next = 0;
-  while (next < trace.jobs.size() || !ends.empty()) {
-    const double t = std::min(next < trace.jobs.size() ? trace.jobs[next].submit : 1e300, ends.empty() ? 1e300 : ends.top().at);
-    view.time = t;
-    while (!ends.empty() && ends.top().at == t) {
-      const auto key = ends.top().key;
-      ends.pop();
-      for (auto it = view.active.begin(); it != view.active.end(); ++it)
-        if (it->key == key) {
-          view.free += it->cpus;
-          view.active.erase(it);
-          break;
-        }
-    }
-    while (next < trace.jobs.size() && trace.jobs[next].submit == t) {
-      const auto& job = trace.jobs[next];
-      view.waiting.push_back({next, t, job.procs, 0, job.estimate, 0, false});
-      outcomes[next].submitted = t;
-      outcomes[next].procs = job.procs;
-      ++next;
-    }
-    while (auto key = policy.next(view)) {
-      auto it = std::find_if(view.waiting.begin(), view.waiting.end(), [&](const auto& q) { return q.key == *key; });
-      const auto& job = trace.jobs[*key];
-      view.free -= job.procs;
-      view.active.push_back({*key, job.procs, t, t + job.estimate, 0, false});
-      outcomes[*key].started = t;
-      outcomes[*key].finished = t + job.runtime;
-      ends.push({t + job.runtime, *key});
-      view.waiting.erase(it);
-    }
-  }
-  return pmixflow::compute_metrics(outcomes, procs);
-}
 
 double pingpong_rate(std::uint64_t messages, const std::filesystem::path& dir) {
   const std::string out = (dir / "pingpong.txt").string();
@@ -113,7 +53,7 @@ int main(int argc, char** argv) {
 
   const auto loop_start = Clock::now();
   auto policy = pmixflow::make_policy(policy_name);
-  const auto loop_metrics = bare_loop(trace, *policy, procs);
+  const auto loop_metrics = pmixflow::compute_metrics(pmixflow::bare_replay(trace, *policy, procs), procs);
   const double loop_wall = std::chrono::duration<double>(Clock::now() - loop_start).count();
 
   const std::string cmd = std::string(PMIXFLOW_BIN) + " sim --quiet --no-events --trace " + trace_path + " --policy " +
