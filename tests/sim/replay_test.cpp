@@ -168,6 +168,23 @@ TEST(Replay, BadQueueOptionsAreRefused) {
   EXPECT_NE(pre.out.find("--preemptible"), std::string::npos) << pre.out;
 }
 
+TEST(Replay, ExclusiveNodesGivesEachJobWholeNodes) {
+  // Two nodes of four slots; three two-slot jobs of 100 s. Shared, all three start at once;
+  // with whole nodes the third waits for a node to come free.
+  const std::string trace =
+      "; MaxNodes: 2\n; MaxProcs: 8\n"
+      "1 0 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "2 1 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "3 2 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const Replay shared = replay("fcfs", trace);
+  ASSERT_EQ(shared.exit_code, 0) << shared.out;
+  EXPECT_NEAR(num(job(shared, "3"), "starting_time"), 2, 0.01);
+  const Replay whole = replay("fcfs", trace, {"--exclusive-nodes"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.out;
+  EXPECT_NEAR(num(job(whole, "3"), "starting_time"), 100, 0.02);
+  EXPECT_NE(job(whole, "1").at("allocated_resources"), job(whole, "2").at("allocated_resources"));
+}
+
 TEST(Replay, EveryJobTravelsTheWholeFlow) {
   const Replay r = replay("easy", kTrace, {"--via-daemon", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
