@@ -785,6 +785,18 @@ TEST_F(PreemptingSchedulerTest, AHigherPriorityRequestTerminatesAPreemptibleSess
   EXPECT_DOUBLE_EQ(sched.records()[0].started, 16.0);
 }
 
+TEST_F(PreemptingSchedulerTest, LosingTheRmDuringAPreemptionAnswersNobodyTwice) {
+  connect_rm();
+  granted(1, 32, kTool, in_queue("low", true));
+  InfoList high = cpus(8);
+  high.add(key::ALLOC_QUEUE, std::string("high"));
+  sched.handle(Address::requestor(2), request(2, Directive::New, std::move(high)));
+  ASSERT_EQ(all_of<SessionCtrlRequest>(env.take_sent()).size(), 1u);  // the TERMINATE
+  sched.handle(Address::controller(), PeerLost{Address::controller()});
+  // The TERMINATE had no caller; the waiting request is still queued, not answered.
+  EXPECT_TRUE(all_of<AllocResponse>(env.take_sent()).empty());
+}
+
 TEST_F(PreemptingSchedulerTest, AJobThatFinishedBeforeTheTerminateIsNotRequeued) {
   connect_rm();
   const std::string low = granted(1, 32, kTool, in_queue("low", true));

@@ -571,8 +571,9 @@ void Scheduler::on_peer_lost(Address peer) {
   rm_connected_ = false;
   if (env_.logging()) env_.log(Event("rm.lost"));
   // Every call waiting on the RM is answered once, as the kind of call it was.
+  // Nobody waits on a preemption's TERMINATE or on a requeued request's new session.
   for (auto& [id, out] : outstanding_)
-    if (out.kind != CallKind::OnBehalf) answer(out.origin, Status::ErrUnreach);
+    if (out.kind != CallKind::OnBehalf && out.kind != CallKind::Preempt && !out.requeued) answer(out.origin, Status::ErrUnreach);
   outstanding_.clear();
   for (auto& [group, decision] : decisions_) answer_ctrl(decision.origin, Status::ErrUnreach);
   decisions_.clear();
