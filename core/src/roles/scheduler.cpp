@@ -539,10 +539,10 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     // original place. (A job that finished before the TERMINATE reached it simply completed.)
     Queued again = std::move(*live->requeue);
     again.answered = true;
+    const double lost = (rec.ended - rec.started) * static_cast<double>(live->view.cpus);
     ++rec.preemptions;
-    rec.lost_cpu_s += (rec.ended - rec.started) * static_cast<double>(live->view.cpus);
-    if (env_.logging())
-      env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", (rec.ended - rec.started) * static_cast<double>(live->view.cpus)));
+    rec.lost_cpu_s += lost;
+    if (env_.logging()) env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", lost));
     rec.started = rec.ended = -1;
     rec.alloc_id.clear();
     rec.session_id = 0;
