@@ -73,7 +73,7 @@ json summary() {
   return json{{"format", "pmixflow-summary"}, {"version", 1}, {"env", "sim"}, {"sim_time_s", 31.0},
               {"wall_s", 0.0123}, {"messages", 42}, {"jobs", 3}, {"rejected", 0},
               {"mean_wait_s", 10.0}, {"max_wait_s", 19.0}, {"mean_bounded_slowdown", 1.5},
-              {"utilization", 0.25}, {"makespan_s", 30.0}};
+              {"utilization", 0.25}, {"makespan_s", 30.0}, {"preemptions", 0}, {"lost_work_cpu_s", 0.0}};
 }
 
 struct RunSpec {
@@ -312,7 +312,7 @@ TEST(Diff, MetricDeltasAreAbsoluteAndRelative) {
   EXPECT_FALSE(rejected->relative().has_value());  // from 0: no relative change
   EXPECT_FALSE(find_metric(r, "utilization")->differs());
   const std::string text = render_diff_text(r);
-  EXPECT_TRUE(Contains(text, "2 of 9 metrics differ"));
+  EXPECT_TRUE(Contains(text, "2 of 11 metrics differ"));
   EXPECT_TRUE(Contains(text, "mean_wait_s"));
   EXPECT_TRUE(Contains(text, "+50%"));
   EXPECT_FALSE(Contains(text, "utilization"));
