@@ -141,11 +141,20 @@ struct World::Party {
     std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
   };
   std::map<Address, Incoming> incoming_from;
+  Parked* parked = nullptr;  // its idle actor, while one waits parked
 };
 
 struct World::Quiescence {
   sg4::MutexPtr mutex = sg4::Mutex::create();
   sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
+};
+
+// An idle daemon's actor waiting for the daemon's next message. It lives on that actor's stack.
+struct World::Parked {
+  sg4::SemaphorePtr go = sg4::Semaphore::create(0);
+  Party* party = nullptr;  // null once a restarted daemon has an actor of its own
+  std::list<Parked*>::iterator at;
+  bool resume = false;     // false: the actor ends instead
 };
 
 Address PartyEnv::self() const { return party_.address; }
@@ -265,10 +274,11 @@ void World::run() {
 
 void World::party_main(Party& p) {
   sg4::Actor::self()->daemonize();
-  serve(p);
+  std::size_t cancelled = 0;
+  serve(p, cancelled);
 }
 
-void World::serve(Party& p) {
+void World::serve(Party& p, std::size_t& cancelled) {
   // A permanent receiver, as a socket is: a message crosses the network as soon as it is
   // sent, concurrently with others, instead of waiting for the party to ask for the next one.
   p.mailbox->set_receiver(sg4::Actor::self());
@@ -276,7 +286,8 @@ void World::serve(Party& p) {
   while (p.listening) {
     if (receive.empty()) {
       // An idle daemon lets its actor go (nothing armed, nothing on its way): an idle node
-      // then costs no stack and no scheduling. The next message brings the actor back.
+      // then costs no scheduling, and past --idle-actors no stack. The next message brings
+      // the actor back (see serve_daemon).
       if (p.transient && p.env->idle() && p.mailbox->empty() && !p.mailbox->ready()) break;
       receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
     }
@@ -285,6 +296,7 @@ void World::serve(Party& p) {
       if (p.transient && p.env->idle()) {
         receive.front()->cancel();
         receive.clear();
+        ++cancelled;
       }
       continue;
     }
@@ -351,11 +363,45 @@ void World::wake(Party& p) {
   if (p.serving) return;
   p.serving = true;
   ++stats_.actor_wakeups;
+  if (p.parked) {
+    unpark(*p.parked, true);
+    return;
+  }
   Party* party = &p;
   sg4::Actor::create(p.name, p.host, [this, party] {
     sg4::Actor::self()->daemonize();
-    serve(*party);
+    serve_daemon(*party);
   });
+}
+
+void World::serve_daemon(Party& p) {
+  // SimGrid 3.32 keeps each cancelled receive on its actor's list of activities, which every
+  // later completion walks, for as long as the actor lives: an actor that has cancelled many
+  // ends instead of parking, and the next wakeup starts a fresh one.
+  constexpr std::size_t kRetireAfterCancels = 32;
+  std::size_t cancelled = 0;
+  while (true) {
+    serve(p, cancelled);
+    if (!p.listening || options_.idle_actors == 0 || cancelled >= kRetireAfterCancels) return;
+    Parked parked;
+    // Registered before anything that yields, so that a message arriving meanwhile finds it.
+    parked.party = &p;
+    parked.at = parked_.insert(parked_.end(), &parked);
+    p.parked = &parked;
+    if (parked_.size() > options_.idle_actors) unpark(*parked_.front(), false);
+    parked.go->acquire();
+    if (!parked.resume) return;
+    // A resumed actor goes through as many scheduling rounds as a new one starting (which
+    // daemonizes first): messages and timers keep their order within an instant.
+    sg4::Actor::self()->daemonize();
+  }
+}
+
+void World::unpark(Parked& parked, bool resume) {
+  parked_.erase(parked.at);
+  if (parked.party) parked.party->parked = nullptr;
+  parked.resume = resume;
+  parked.go->release();
 }
 
 void World::go_up(Party& p) {
@@ -431,6 +477,12 @@ void World::start_daemon(NodeId node) {
     slot->env = std::make_unique<PartyEnv>(*this, *slot);
     slot->factory = [this, node](Env& env) { return daemon_factory_(env, node); };
   }
+  if (slot->parked) {
+    // The actor of its previous life (parked before the node died) serves it no more; it
+    // ends when the cap on parked actors reaches it.
+    slot->parked->party = nullptr;
+    slot->parked = nullptr;
+  }
   slot->role.reset();  // a restarted daemon starts afresh
   slot->listening = true;
   slot->transient = true;
@@ -470,7 +522,7 @@ void World::start_daemon(NodeId node) {
     go_up(*p);
     p->came_up->notify_all();
     work_done();
-    serve(*p);
+    serve_daemon(*p);
   });
 }
 
