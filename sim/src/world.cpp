@@ -1,5 +1,6 @@
 #include "pmixflow/sim/world.hpp"
 
+#include <algorithm>
 #include <map>
 #include <queue>
 
@@ -24,6 +25,12 @@ struct Envelope {
 namespace {
 
 void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
+
+// Ordered as Address is (kind, then index): sorting keys sorts addresses.
+std::uint64_t conn_key(Address a) { return static_cast<std::uint64_t>(a.kind) << 32 | a.index; }
+Address from_key(std::uint64_t key) {
+  return Address{static_cast<PartyKind>(key >> 32), static_cast<std::uint32_t>(key & 0xffffffffu)};
+}
 
 bool is_notice(const Message& m) {
   return std::holds_alternative<Unreachable>(m) || std::holds_alternative<PeerLost>(m);
@@ -114,6 +121,14 @@ class PartyEnv final : public Env {
   TimerId next_id_ = 1;
 };
 
+// One connection into a party, from one sender.
+struct World::Incoming {
+  std::uint32_t incarnation = 0;  // of the sender
+  std::uint64_t next = 0;
+  std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
+  bool peer = false;  // a message of it was delivered: the connection breaks when we go down
+};
+
 struct World::Party {
   Address address;
   std::string name;
@@ -126,7 +141,6 @@ struct World::Party {
   bool listening = false;  // it receives (a down party still receives, to refuse)
   bool transient = false;  // its actor may go while idle (daemons)
   bool serving = false;    // an actor is receiving for it now
-  std::set<Address> peers; // connections that break when it goes down
   Envelope* incoming = nullptr;
   sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
   std::uint32_t incarnation = 0;      // grows each time the party (re)starts
@@ -134,13 +148,17 @@ struct World::Party {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
   };
-  std::map<Address, Outgoing> outgoing;
-  struct Incoming {
-    std::uint32_t incarnation = 0;  // of the sender
-    std::uint64_t next = 0;
-    std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
-  };
-  std::map<Address, Incoming> incoming_from;
+  std::unordered_map<std::uint64_t, Outgoing> outgoing;  // by conn_key of the receiver
+  std::unordered_map<std::uint64_t, Incoming> incoming_from;  // by conn_key of the sender
+  // incoming_from's keys in Address order: what is done for every connection is done in an
+  // order that does not depend on the hash table.
+  std::vector<std::uint64_t> connections() const {
+    std::vector<std::uint64_t> keys;
+    keys.reserve(incoming_from.size());
+    for (const auto& [key, conn] : incoming_from) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
   Parked* parked = nullptr;  // its idle actor, while one waits parked
 };
 
@@ -180,6 +198,10 @@ void World::add_party(Address address, std::string name, sg4::Host* host, RoleFa
   for (const auto& [at, up] : schedule) {
     Party* party = p.get();
     p->env->arm(at, [this, party, up = up] { up ? go_up(*party) : go_down(*party); }, true);
+  }
+  if (address.kind == PartyKind::Requestor) {
+    if (requestors_.size() <= address.index) requestors_.resize(address.index + 1, nullptr);
+    requestors_[address.index] = p.get();
   }
   parties_.push_back(std::move(p));
 }
@@ -226,6 +248,7 @@ void World::deliver_now(Party& to, Address from, Message msg) {
 
 World::Party* World::find(Address a) const {
   if (a.kind == PartyKind::Daemon) return a.index < daemons_.size() ? daemons_[a.index].get() : nullptr;
+  if (a.kind == PartyKind::Requestor) return a.index < requestors_.size() ? requestors_[a.index] : nullptr;
   for (const auto& p : parties_)
     if (p->address == a) return p.get();
   return nullptr;
@@ -325,29 +348,28 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
     work_done();
     return;
   }
-  auto& conn = p.incoming_from[env->from];
-  if (conn.incarnation != env->from_incarnation) conn = Party::Incoming{env->from_incarnation, 0, {}};
+  // Only go_up() drops connections, never a role's handling of a message: `conn` stays valid.
+  auto& conn = p.incoming_from[conn_key(env->from)];
+  if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer};
   if (env->seq != conn.next) {
     conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
     return;
   }
-  const Address from = env->from;
-  deliver(p, std::move(env));
+  deliver(p, conn, std::move(env));
   // Whatever was waiting for this one follows, in order.
-  while (p.up) {
-    auto& c = p.incoming_from[from];
-    auto next = c.early.find(c.next);
-    if (next == c.early.end()) break;
+  while (p.up && !conn.early.empty()) {
+    auto next = conn.early.find(conn.next);
+    if (next == conn.early.end()) break;
     auto ready = std::move(next->second);
-    c.early.erase(next);
-    deliver(p, std::move(ready));
+    conn.early.erase(next);
+    deliver(p, conn, std::move(ready));
   }
 }
 
-void World::deliver(Party& p, std::unique_ptr<Envelope> env) {
-  ++p.incoming_from[env->from].next;
+void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
+  ++conn.next;
   if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
-  p.peers.insert(env->from);
+  conn.peer = true;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
   p.role->handle(env->from, std::move(env->msg));
   if (shutdown) {
@@ -380,10 +402,10 @@ void World::serve_daemon(Party& p) {
   // ends instead of parking, and the next wakeup starts a fresh one.
   constexpr std::size_t kRetireAfterCancels = 32;
   std::size_t cancelled = 0;
+  Parked parked;
   while (true) {
     serve(p, cancelled);
     if (!p.listening || options_.idle_actors == 0 || cancelled >= kRetireAfterCancels) return;
-    Parked parked;
     // Registered before anything that yields, so that a message arriving meanwhile finds it.
     parked.party = &p;
     parked.at = parked_.insert(parked_.end(), &parked);
@@ -418,7 +440,8 @@ void World::go_up(Party& p) {
 void World::refuse_early(Party& p) {
   // Messages held back for order whose predecessors will now never be delivered: refused,
   // like everything else that reaches a party that has gone.
-  for (auto& [from, conn] : p.incoming_from) {
+  for (const auto key : p.connections()) {
+    auto& conn = p.incoming_from.at(key);
     for (auto& [seq, env] : conn.early) {
       bounce(p, env->from, env->msg);
       work_done();
@@ -434,8 +457,12 @@ void World::go_down(Party& p) {
   refuse_early(p);
   if (log_) log(p, Event("party.down"));
   // Its connections break: every peer learns it at once, as from a closed socket.
-  for (Address peer : p.peers) send(p, peer, PeerLost{p.address});
-  p.peers.clear();
+  for (const auto key : p.connections()) {
+    auto& conn = p.incoming_from.at(key);
+    if (!conn.peer) continue;
+    conn.peer = false;
+    send(p, from_key(key), PeerLost{p.address});
+  }
 }
 
 void World::bounce(Party& p, Address sender, const Message& msg) {
@@ -458,7 +485,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   ++stats_.messages;
   stats_.bytes += size;
   work_added();
-  auto& conn = from.outgoing[to];
+  auto& conn = from.outgoing[conn_key(to)];
   if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   if (dest->transient) wake(*dest);

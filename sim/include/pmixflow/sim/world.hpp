@@ -84,7 +84,8 @@ class World {
   struct Parked;
   void unpark(Parked& parked, bool resume);
   void accept(Party& p, std::unique_ptr<Envelope> env);
-  void deliver(Party& p, std::unique_ptr<Envelope> env);
+  struct Incoming;
+  void deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env);
   void go_up(Party& p);
   void go_down(Party& p);
   void refuse_early(Party& p);
@@ -103,6 +104,7 @@ class World {
   WorldOptions options_;
   EventLogWriter* log_;
   std::vector<std::unique_ptr<Party>> parties_;         // controller, scheduler, requestors
+  std::vector<Party*> requestors_;                      // by requestor number
   std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
