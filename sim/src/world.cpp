@@ -26,10 +26,12 @@ namespace {
 
 void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
 
-// Ordered as Address is (kind, then index): sorting keys sorts addresses.
-std::uint64_t conn_key(Address a) { return static_cast<std::uint64_t>(a.kind) << 32 | a.index; }
-Address from_key(std::uint64_t key) {
-  return Address{static_cast<PartyKind>(key >> 32), static_cast<std::uint32_t>(key & 0xffffffffu)};
+// The element for `slot` of a table indexed by World::slot(), grown on first use. The
+// reference stays valid until the table grows again.
+template <class T>
+T& at_slot(std::vector<T>& table, std::size_t slot) {
+  if (slot >= table.size()) table.resize(slot + 1);
+  return table[slot];
 }
 
 bool is_notice(const Message& m) {
@@ -127,6 +129,7 @@ struct World::Incoming {
   std::uint64_t next = 0;
   std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
   bool peer = false;  // a message of it was delivered: the connection breaks when we go down
+  Address from;       // the sender, once `peer`
 };
 
 struct World::Party {
@@ -148,17 +151,9 @@ struct World::Party {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
   };
-  std::unordered_map<std::uint64_t, Outgoing> outgoing;  // by conn_key of the receiver
-  std::unordered_map<std::uint64_t, Incoming> incoming_from;  // by conn_key of the sender
-  // incoming_from's keys in Address order: what is done for every connection is done in an
-  // order that does not depend on the hash table.
-  std::vector<std::uint64_t> connections() const {
-    std::vector<std::uint64_t> keys;
-    keys.reserve(incoming_from.size());
-    for (const auto& [key, conn] : incoming_from) keys.push_back(key);
-    std::sort(keys.begin(), keys.end());
-    return keys;
-  }
+  // By World::slot() of the other end, so in Address order.
+  std::vector<Outgoing> outgoing;
+  std::vector<Incoming> incoming_from;
   Parked* parked = nullptr;  // its idle actor, while one waits parked
 };
 
@@ -252,6 +247,17 @@ World::Party* World::find(Address a) const {
   for (const auto& p : parties_)
     if (p->address == a) return p.get();
   return nullptr;
+}
+
+std::size_t World::slot(Address a) const {
+  const std::size_t requestors = requestors_.size(), daemons = daemons_.size();
+  switch (a.kind) {
+    case PartyKind::Requestor: return a.index;
+    case PartyKind::Daemon: return requestors + a.index;
+    case PartyKind::Controller: return requestors + daemons;
+    case PartyKind::Scheduler: return requestors + daemons + 1;
+  }
+  return requestors + daemons + 2;
 }
 
 Role* World::role(Address a) const {
@@ -349,8 +355,8 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
     return;
   }
   // Only go_up() drops connections, never a role's handling of a message: `conn` stays valid.
-  auto& conn = p.incoming_from[conn_key(env->from)];
-  if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer};
+  auto& conn = at_slot(p.incoming_from, slot(env->from));
+  if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer, conn.from};
   if (env->seq != conn.next) {
     conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
     return;
@@ -370,6 +376,7 @@ void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   ++conn.next;
   if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
   conn.peer = true;
+  conn.from = env->from;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
   p.role->handle(env->from, std::move(env->msg));
   if (shutdown) {
@@ -400,7 +407,7 @@ void World::serve_daemon(Party& p) {
   // SimGrid 3.32 keeps each cancelled receive on its actor's list of activities, which every
   // later completion walks, for as long as the actor lives: an actor that has cancelled many
   // ends instead of parking, and the next wakeup starts a fresh one.
-  constexpr std::size_t kRetireAfterCancels = 32;
+  constexpr std::size_t kRetireAfterCancels = 12;
   std::size_t cancelled = 0;
   Parked parked;
   while (true) {
@@ -440,8 +447,7 @@ void World::go_up(Party& p) {
 void World::refuse_early(Party& p) {
   // Messages held back for order whose predecessors will now never be delivered: refused,
   // like everything else that reaches a party that has gone.
-  for (const auto key : p.connections()) {
-    auto& conn = p.incoming_from.at(key);
+  for (auto& conn : p.incoming_from) {
     for (auto& [seq, env] : conn.early) {
       bounce(p, env->from, env->msg);
       work_done();
@@ -457,11 +463,10 @@ void World::go_down(Party& p) {
   refuse_early(p);
   if (log_) log(p, Event("party.down"));
   // Its connections break: every peer learns it at once, as from a closed socket.
-  for (const auto key : p.connections()) {
-    auto& conn = p.incoming_from.at(key);
+  for (auto& conn : p.incoming_from) {
     if (!conn.peer) continue;
     conn.peer = false;
-    send(p, from_key(key), PeerLost{p.address});
+    send(p, conn.from, PeerLost{p.address});
   }
 }
 
@@ -485,7 +490,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   ++stats_.messages;
   stats_.bytes += size;
   work_added();
-  auto& conn = from.outgoing[conn_key(to)];
+  auto& conn = at_slot(from.outgoing, slot(to));
   if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   if (dest->transient) wake(*dest);
