@@ -1,6 +1,7 @@
 #include "pmixflow/sim/world.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <queue>
 
@@ -26,13 +27,71 @@ namespace {
 
 void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
 
-// The element for `slot` of a table indexed by World::slot(), grown on first use. The
-// reference stays valid until the table grows again.
+// A party's state per connection, by the address at the other end. Looked up on every
+// message: open addressing on a flat array, sized by the party's own connections (a daemon
+// has a handful, the controller one per node), with no per-entry allocation.
 template <class T>
-T& at_slot(std::vector<T>& table, std::size_t slot) {
-  if (slot >= table.size()) table.resize(slot + 1);
-  return table[slot];
-}
+class ConnectionTable {
+ public:
+  // The reference stays valid until an address new to the table is added.
+  T& operator[](Address a) {
+    const std::uint64_t key = key_of(a);
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    for (std::size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      Slot& s = slots_[i];
+      if (s.key == key) return s.value;
+      if (s.key == 0) {
+        s.key = key;
+        ++size_;
+        return s.value;
+      }
+    }
+  }
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+    shift_ = 64;
+  }
+  // Every entry, in Address order: what is done for each connection is done in an order
+  // that does not depend on the table's layout.
+  std::vector<T*> in_order() {
+    std::vector<Slot*> used;
+    used.reserve(size_);
+    for (auto& s : slots_)
+      if (s.key != 0) used.push_back(&s);
+    std::sort(used.begin(), used.end(), [](const Slot* a, const Slot* b) { return a->key < b->key; });
+    std::vector<T*> out;
+    out.reserve(used.size());
+    for (Slot* s : used) out.push_back(&s->value);
+    return out;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;  // 0: free
+    T value{};
+  };
+  // Ordered as Address is (kind, then index), and never 0.
+  static std::uint64_t key_of(Address a) { return (static_cast<std::uint64_t>(a.kind) << 32 | a.index) + 1; }
+  std::size_t home(std::uint64_t key) const {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    const std::size_t capacity = old.empty() ? 8 : 2 * old.size();
+    slots_ = std::vector<Slot>(capacity);
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
+    for (auto& s : old) {
+      if (s.key == 0) continue;
+      std::size_t i = home(s.key);
+      while (slots_[i].key != 0) i = (i + 1) & (capacity - 1);
+      slots_[i] = std::move(s);
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  unsigned shift_ = 64;
+};
 
 bool is_notice(const Message& m) {
   return std::holds_alternative<Unreachable>(m) || std::holds_alternative<PeerLost>(m);
@@ -151,9 +210,8 @@ struct World::Party {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
   };
-  // By World::slot() of the other end, so in Address order.
-  std::vector<Outgoing> outgoing;
-  std::vector<Incoming> incoming_from;
+  ConnectionTable<Outgoing> outgoing;
+  ConnectionTable<Incoming> incoming_from;
   Parked* parked = nullptr;  // its idle actor, while one waits parked
 };
 
@@ -247,17 +305,6 @@ World::Party* World::find(Address a) const {
   for (const auto& p : parties_)
     if (p->address == a) return p.get();
   return nullptr;
-}
-
-std::size_t World::slot(Address a) const {
-  const std::size_t requestors = requestors_.size(), daemons = daemons_.size();
-  switch (a.kind) {
-    case PartyKind::Requestor: return a.index;
-    case PartyKind::Daemon: return requestors + a.index;
-    case PartyKind::Controller: return requestors + daemons;
-    case PartyKind::Scheduler: return requestors + daemons + 1;
-  }
-  return requestors + daemons + 2;
 }
 
 Role* World::role(Address a) const {
@@ -355,7 +402,7 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
     return;
   }
   // Only go_up() drops connections, never a role's handling of a message: `conn` stays valid.
-  auto& conn = at_slot(p.incoming_from, slot(env->from));
+  auto& conn = p.incoming_from[env->from];
   if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer, conn.from};
   if (env->seq != conn.next) {
     conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
@@ -447,12 +494,12 @@ void World::go_up(Party& p) {
 void World::refuse_early(Party& p) {
   // Messages held back for order whose predecessors will now never be delivered: refused,
   // like everything else that reaches a party that has gone.
-  for (auto& conn : p.incoming_from) {
-    for (auto& [seq, env] : conn.early) {
+  for (Incoming* conn : p.incoming_from.in_order()) {
+    for (auto& [seq, env] : conn->early) {
       bounce(p, env->from, env->msg);
       work_done();
     }
-    conn.early.clear();
+    conn->early.clear();
   }
 }
 
@@ -463,10 +510,10 @@ void World::go_down(Party& p) {
   refuse_early(p);
   if (log_) log(p, Event("party.down"));
   // Its connections break: every peer learns it at once, as from a closed socket.
-  for (auto& conn : p.incoming_from) {
-    if (!conn.peer) continue;
-    conn.peer = false;
-    send(p, conn.from, PeerLost{p.address});
+  for (Incoming* conn : p.incoming_from.in_order()) {
+    if (!conn->peer) continue;
+    conn->peer = false;
+    send(p, conn->from, PeerLost{p.address});
   }
 }
 
@@ -490,7 +537,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   ++stats_.messages;
   stats_.bytes += size;
   work_added();
-  auto& conn = at_slot(from.outgoing, slot(to));
+  auto& conn = from.outgoing[to];
   if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   if (dest->transient) wake(*dest);

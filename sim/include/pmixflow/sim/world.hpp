@@ -77,8 +77,6 @@ class World {
   struct Party;
 
   Party* find(Address a) const;
-  // A dense number for every address, in Address order: connection tables are indexed by it.
-  std::size_t slot(Address a) const;
   void party_main(Party& p);
   void serve(Party& p, std::size_t& cancelled);
   void wake(Party& p);
