@@ -401,7 +401,8 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
     work_done();
     return;
   }
-  // Only go_up() drops connections, never a role's handling of a message: `conn` stays valid.
+  // Only accept() adds connections and only go_up() drops them, neither while a role handles
+  // a message: `conn` stays valid through deliver().
   auto& conn = p.incoming_from[env->from];
   if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer, conn.from};
   if (env->seq != conn.next) {
