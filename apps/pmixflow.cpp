@@ -89,6 +89,11 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
                  "fraction longer, as on a real machine where no two start at the same instant. 0: exact.")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  sim.add_option("--idle-actors", o.idle_actors,
+                 "How many idle daemons keep their SimGrid actor, waiting for their next message; past that, an idle "
+                 "daemon lets its actor go (less memory on a large machine, more time to bring it back). A cost of "
+                 "the simulator only: the simulated results do not depend on it.")
+      ->capture_default_str();
   sim.add_option("--contexts", o.contexts,
                  "SimGrid context factory (thread, ucontext, boost, raw); default from $PMIXFLOW_SIM_CONTEXTS, else "
                  "SimGrid's own. Use thread under AddressSanitizer.");

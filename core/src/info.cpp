@@ -74,16 +74,19 @@ std::uint64_t wire_size(const Value& v) {
         if constexpr (std::is_same_v<T, std::string>) return 4 + x.size() + 1;
         else if constexpr (std::is_same_v<T, Proc>) return 4 + x.nspace.size() + 1 + 4;
         else if constexpr (std::is_same_v<T, InfoList>) return 4 + wire_size(x);
-        else if constexpr (std::is_same_v<T, std::vector<App>>) {
-          std::uint64_t n = 4;
-          for (const auto& app : x) {
-            n += 4 + app.cmd.size() + 1 + 4 + 4;  // cmd, argc, maxprocs
-            for (const auto& a : app.argv) n += 4 + a.size() + 1;
-          }
-          return n;
-        } else return sizeof(T);
+        else if constexpr (std::is_same_v<T, std::vector<App>>) return wire_size(std::span<const App>(x));
+        else return sizeof(T);
       },
       v);
+}
+
+std::uint64_t wire_size(std::span<const App> apps) {
+  std::uint64_t n = 4;
+  for (const auto& app : apps) {
+    n += 4 + app.cmd.size() + 1 + 4 + 4;  // cmd, argc, maxprocs
+    for (const auto& a : app.argv) n += 4 + a.size() + 1;
+  }
+  return n;
 }
 
 std::uint64_t wire_size(const InfoList& info) {

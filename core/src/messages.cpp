@@ -35,12 +35,12 @@ std::uint64_t wire_size(const Message& m) {
                          else if constexpr (std::is_same_v<T, Notification>)
                            return 4 + wire_size(x.info);
                          else if constexpr (std::is_same_v<T, LaunchProcs>)
-                           return str_size(x.nspace) + 12 + wire_size(Value(std::vector<App>{x.app}));
+                           return str_size(x.nspace) + 12 + wire_size(std::span<const App>(&x.app, 1));
                          else if constexpr (std::is_same_v<T, ProcsStarted> || std::is_same_v<T, ProcsEnded> ||
                                             std::is_same_v<T, KillProcs> || std::is_same_v<T, SignalProcs>)
                            return str_size(x.nspace) + 8;
                          else if constexpr (std::is_same_v<T, SpawnRequest>)
-                           return wire_size(Value(x.apps)) + wire_size(x.job_info) + str_size(x.caller.nspace) + 4;
+                           return wire_size(std::span<const App>(x.apps)) + wire_size(x.job_info) + str_size(x.caller.nspace) + 4;
                          else if constexpr (std::is_same_v<T, SpawnResponse>)
                            return 4 + str_size(x.nspace) + wire_size(x.info);
                          else

@@ -209,6 +209,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   world_options.daemon_startup_s = o.daemon_startup_s;
   world_options.jitter = o.jitter;
   world_options.seed = o.seed;
+  world_options.idle_actors = o.idle_actors;
   World world(cluster, machine, world_options, log.get());
   world.add_party(Address::controller(), "controller", machine.head,
                   [&](Env& env) { return std::make_unique<Controller>(env, cluster, controller_config); },

@@ -1,5 +1,7 @@
 #include "pmixflow/sim/world.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <map>
 #include <queue>
 
@@ -24,6 +26,72 @@ struct Envelope {
 namespace {
 
 void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
+
+// A party's state per connection, by the address at the other end. Looked up on every
+// message: open addressing on a flat array, sized by the party's own connections (a daemon
+// has a handful, the controller one per node), with no per-entry allocation.
+template <class T>
+class ConnectionTable {
+ public:
+  // The reference stays valid until an address new to the table is added.
+  T& operator[](Address a) {
+    const std::uint64_t key = key_of(a);
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    for (std::size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      Slot& s = slots_[i];
+      if (s.key == key) return s.value;
+      if (s.key == 0) {
+        s.key = key;
+        ++size_;
+        return s.value;
+      }
+    }
+  }
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+    shift_ = 64;
+  }
+  // Every entry, in Address order: what is done for each connection is done in an order
+  // that does not depend on the table's layout.
+  std::vector<T*> in_order() {
+    std::vector<Slot*> used;
+    used.reserve(size_);
+    for (auto& s : slots_)
+      if (s.key != 0) used.push_back(&s);
+    std::sort(used.begin(), used.end(), [](const Slot* a, const Slot* b) { return a->key < b->key; });
+    std::vector<T*> out;
+    out.reserve(used.size());
+    for (Slot* s : used) out.push_back(&s->value);
+    return out;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;  // 0: free
+    T value{};
+  };
+  // Ordered as Address is (kind, then index), and never 0.
+  static std::uint64_t key_of(Address a) { return (static_cast<std::uint64_t>(a.kind) << 32 | a.index) + 1; }
+  std::size_t home(std::uint64_t key) const {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    const std::size_t capacity = old.empty() ? 8 : 2 * old.size();
+    slots_ = std::vector<Slot>(capacity);
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
+    for (auto& s : old) {
+      if (s.key == 0) continue;
+      std::size_t i = home(s.key);
+      while (slots_[i].key != 0) i = (i + 1) & (capacity - 1);
+      slots_[i] = std::move(s);
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  unsigned shift_ = 64;
+};
 
 bool is_notice(const Message& m) {
   return std::holds_alternative<Unreachable>(m) || std::holds_alternative<PeerLost>(m);
@@ -114,6 +182,15 @@ class PartyEnv final : public Env {
   TimerId next_id_ = 1;
 };
 
+// One connection into a party, from one sender.
+struct World::Incoming {
+  std::uint32_t incarnation = 0;  // of the sender
+  std::uint64_t next = 0;
+  std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
+  bool peer = false;  // a message of it was delivered: the connection breaks when we go down
+  Address from;       // the sender, once `peer`
+};
+
 struct World::Party {
   Address address;
   std::string name;
@@ -126,7 +203,6 @@ struct World::Party {
   bool listening = false;  // it receives (a down party still receives, to refuse)
   bool transient = false;  // its actor may go while idle (daemons)
   bool serving = false;    // an actor is receiving for it now
-  std::set<Address> peers; // connections that break when it goes down
   Envelope* incoming = nullptr;
   sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
   std::uint32_t incarnation = 0;      // grows each time the party (re)starts
@@ -134,18 +210,22 @@ struct World::Party {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
   };
-  std::map<Address, Outgoing> outgoing;
-  struct Incoming {
-    std::uint32_t incarnation = 0;  // of the sender
-    std::uint64_t next = 0;
-    std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
-  };
-  std::map<Address, Incoming> incoming_from;
+  ConnectionTable<Outgoing> outgoing;
+  ConnectionTable<Incoming> incoming_from;
+  Parked* parked = nullptr;  // its idle actor, while one waits parked
 };
 
 struct World::Quiescence {
   sg4::MutexPtr mutex = sg4::Mutex::create();
   sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
+};
+
+// An idle daemon's actor waiting for the daemon's next message. It lives on that actor's stack.
+struct World::Parked {
+  sg4::SemaphorePtr go = sg4::Semaphore::create(0);
+  Party* party = nullptr;  // null once a restarted daemon has an actor of its own
+  std::list<Parked*>::iterator at;
+  bool resume = false;     // false: the actor ends instead
 };
 
 Address PartyEnv::self() const { return party_.address; }
@@ -171,6 +251,10 @@ void World::add_party(Address address, std::string name, sg4::Host* host, RoleFa
   for (const auto& [at, up] : schedule) {
     Party* party = p.get();
     p->env->arm(at, [this, party, up = up] { up ? go_up(*party) : go_down(*party); }, true);
+  }
+  if (address.kind == PartyKind::Requestor) {
+    if (requestors_.size() <= address.index) requestors_.resize(address.index + 1, nullptr);
+    requestors_[address.index] = p.get();
   }
   parties_.push_back(std::move(p));
 }
@@ -217,6 +301,7 @@ void World::deliver_now(Party& to, Address from, Message msg) {
 
 World::Party* World::find(Address a) const {
   if (a.kind == PartyKind::Daemon) return a.index < daemons_.size() ? daemons_[a.index].get() : nullptr;
+  if (a.kind == PartyKind::Requestor) return a.index < requestors_.size() ? requestors_[a.index] : nullptr;
   for (const auto& p : parties_)
     if (p->address == a) return p.get();
   return nullptr;
@@ -265,10 +350,11 @@ void World::run() {
 
 void World::party_main(Party& p) {
   sg4::Actor::self()->daemonize();
-  serve(p);
+  std::size_t cancelled = 0;
+  serve(p, cancelled);
 }
 
-void World::serve(Party& p) {
+void World::serve(Party& p, std::size_t& cancelled) {
   // A permanent receiver, as a socket is: a message crosses the network as soon as it is
   // sent, concurrently with others, instead of waiting for the party to ask for the next one.
   p.mailbox->set_receiver(sg4::Actor::self());
@@ -276,7 +362,8 @@ void World::serve(Party& p) {
   while (p.listening) {
     if (receive.empty()) {
       // An idle daemon lets its actor go (nothing armed, nothing on its way): an idle node
-      // then costs no stack and no scheduling. The next message brings the actor back.
+      // then costs no scheduling, and past --idle-actors no stack. The next message brings
+      // the actor back (see serve_daemon).
       if (p.transient && p.env->idle() && p.mailbox->empty() && !p.mailbox->ready()) break;
       receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
     }
@@ -285,6 +372,7 @@ void World::serve(Party& p) {
       if (p.transient && p.env->idle()) {
         receive.front()->cancel();
         receive.clear();
+        ++cancelled;
       }
       continue;
     }
@@ -313,29 +401,30 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
     work_done();
     return;
   }
+  // Only accept() adds connections and only go_up() drops them, neither while a role handles
+  // a message: `conn` stays valid through deliver().
   auto& conn = p.incoming_from[env->from];
-  if (conn.incarnation != env->from_incarnation) conn = Party::Incoming{env->from_incarnation, 0, {}};
+  if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer, conn.from};
   if (env->seq != conn.next) {
     conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
     return;
   }
-  const Address from = env->from;
-  deliver(p, std::move(env));
+  deliver(p, conn, std::move(env));
   // Whatever was waiting for this one follows, in order.
-  while (p.up) {
-    auto& c = p.incoming_from[from];
-    auto next = c.early.find(c.next);
-    if (next == c.early.end()) break;
+  while (p.up && !conn.early.empty()) {
+    auto next = conn.early.find(conn.next);
+    if (next == conn.early.end()) break;
     auto ready = std::move(next->second);
-    c.early.erase(next);
-    deliver(p, std::move(ready));
+    conn.early.erase(next);
+    deliver(p, conn, std::move(ready));
   }
 }
 
-void World::deliver(Party& p, std::unique_ptr<Envelope> env) {
-  ++p.incoming_from[env->from].next;
+void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
+  ++conn.next;
   if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
-  p.peers.insert(env->from);
+  conn.peer = true;
+  conn.from = env->from;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
   p.role->handle(env->from, std::move(env->msg));
   if (shutdown) {
@@ -351,11 +440,45 @@ void World::wake(Party& p) {
   if (p.serving) return;
   p.serving = true;
   ++stats_.actor_wakeups;
+  if (p.parked) {
+    unpark(*p.parked, true);
+    return;
+  }
   Party* party = &p;
   sg4::Actor::create(p.name, p.host, [this, party] {
     sg4::Actor::self()->daemonize();
-    serve(*party);
+    serve_daemon(*party);
   });
+}
+
+void World::serve_daemon(Party& p) {
+  // SimGrid 3.32 keeps each cancelled receive on its actor's list of activities, which every
+  // later completion walks, for as long as the actor lives: an actor that has cancelled many
+  // ends instead of parking, and the next wakeup starts a fresh one.
+  constexpr std::size_t kRetireAfterCancels = 12;
+  std::size_t cancelled = 0;
+  Parked parked;
+  while (true) {
+    serve(p, cancelled);
+    if (!p.listening || options_.idle_actors == 0 || cancelled >= kRetireAfterCancels) return;
+    // Registered before anything that yields, so that a message arriving meanwhile finds it.
+    parked.party = &p;
+    parked.at = parked_.insert(parked_.end(), &parked);
+    p.parked = &parked;
+    if (parked_.size() > options_.idle_actors) unpark(*parked_.front(), false);
+    parked.go->acquire();
+    if (!parked.resume) return;
+    // A resumed actor goes through as many scheduling rounds as a new one starting (which
+    // daemonizes first): messages and timers keep their order within an instant.
+    sg4::Actor::self()->daemonize();
+  }
+}
+
+void World::unpark(Parked& parked, bool resume) {
+  parked_.erase(parked.at);
+  if (parked.party) parked.party->parked = nullptr;
+  parked.resume = resume;
+  parked.go->release();
 }
 
 void World::go_up(Party& p) {
@@ -372,12 +495,12 @@ void World::go_up(Party& p) {
 void World::refuse_early(Party& p) {
   // Messages held back for order whose predecessors will now never be delivered: refused,
   // like everything else that reaches a party that has gone.
-  for (auto& [from, conn] : p.incoming_from) {
-    for (auto& [seq, env] : conn.early) {
+  for (Incoming* conn : p.incoming_from.in_order()) {
+    for (auto& [seq, env] : conn->early) {
       bounce(p, env->from, env->msg);
       work_done();
     }
-    conn.early.clear();
+    conn->early.clear();
   }
 }
 
@@ -388,8 +511,11 @@ void World::go_down(Party& p) {
   refuse_early(p);
   if (log_) log(p, Event("party.down"));
   // Its connections break: every peer learns it at once, as from a closed socket.
-  for (Address peer : p.peers) send(p, peer, PeerLost{p.address});
-  p.peers.clear();
+  for (Incoming* conn : p.incoming_from.in_order()) {
+    if (!conn->peer) continue;
+    conn->peer = false;
+    send(p, conn->from, PeerLost{p.address});
+  }
 }
 
 void World::bounce(Party& p, Address sender, const Message& msg) {
@@ -431,6 +557,12 @@ void World::start_daemon(NodeId node) {
     slot->env = std::make_unique<PartyEnv>(*this, *slot);
     slot->factory = [this, node](Env& env) { return daemon_factory_(env, node); };
   }
+  if (slot->parked) {
+    // The actor of its previous life (parked before the node died) serves it no more; it
+    // ends when the cap on parked actors reaches it.
+    slot->parked->party = nullptr;
+    slot->parked = nullptr;
+  }
   slot->role.reset();  // a restarted daemon starts afresh
   slot->listening = true;
   slot->transient = true;
@@ -470,7 +602,7 @@ void World::start_daemon(NodeId node) {
     go_up(*p);
     p->came_up->notify_all();
     work_done();
-    serve(*p);
+    serve_daemon(*p);
   });
 }
 

@@ -248,6 +248,23 @@ TEST(FlowScenario, TheSameInputsGiveAByteIdenticalEventLog) {
   std::filesystem::remove_all(b);
 }
 
+// Whether an idle daemon's actor waits parked or ends is the simulator's own cost: a daemon
+// woken by a message must act at the same instants, in the same order, either way. The
+// scenarios have daemons going idle after a timer, after a message, and dying under it.
+TEST(FlowScenario, KeepingIdleDaemonActorsChangesNoEvent) {
+  for (const std::string scenario : {"session-timeout.jsonl", "fail-node-down.jsonl", "entry-daemon.jsonl"}) {
+    const auto parked = scratch_dir("parked"), ended = scratch_dir("ended"), one = scratch_dir("one");
+    const std::string path = source_path("tests/scenarios/" + scenario);
+    for (const auto& [dir, idle] : {std::pair{parked, "4096"}, std::pair{ended, "0"}, std::pair{one, "1"}})
+      ASSERT_EQ(run_pmixflow({"sim", "--scenario", path, "--out", dir.string(), "--quiet", "--idle-actors", idle}).exit_code, 0)
+          << scenario;
+    const auto log = slurp(parked / "events.jsonl");
+    EXPECT_EQ(log, slurp(ended / "events.jsonl")) << scenario;
+    EXPECT_EQ(log, slurp(one / "events.jsonl")) << scenario;
+    for (const auto& dir : {parked, ended, one}) std::filesystem::remove_all(dir);
+  }
+}
+
 }  // namespace
 }  // namespace pmixflow::test
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -76,6 +77,7 @@ const T* InfoList::get(std::string_view key) const {
 // Bytes the list would take on the wire (pmix_info_t packing: key, type tag, payload).
 std::uint64_t wire_size(const InfoList& info);
 std::uint64_t wire_size(const Value& v);
+std::uint64_t wire_size(std::span<const App> apps);  // as a Value holding them
 
 // PMIX_ALLOC_TIME (or `key`) in seconds: a v5 string `months:...:seconds` or a 4.2.2 integer.
 // Throws InputError on a malformed string.

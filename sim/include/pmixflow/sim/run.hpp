@@ -33,6 +33,7 @@ struct SimOptions {
   bool events = true;              // write events.jsonl
   double daemon_startup_s = 0.05;
   double jitter = 0.05;            // relative spread of daemon and process start-up times
+  std::size_t idle_actors = 4096;  // WorldOptions::idle_actors
   std::string contexts;            // SimGrid context factory; empty: $PMIXFLOW_SIM_CONTEXTS or SimGrid's default
   std::vector<std::string> simgrid_cfg;  // extra SimGrid settings, "key:value"
   bool quiet = false;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <random>
 #include <set>
@@ -31,6 +32,11 @@ struct WorldOptions {
   // Daemons started together are launched as PRRTE's tree spawn does: the head node launches
   // the first `launch_radix`, each of those the next `launch_radix` once it is up, and so on.
   std::uint32_t launch_radix = 64;
+  // An idle daemon's actor waits parked for the daemon's next message instead of ending:
+  // creating an actor (a stack and its guard page) costs far more than resuming one. Past
+  // this many parked actors the longest parked one ends, so that a large idle machine still
+  // holds few stacks.
+  std::size_t idle_actors = 4096;
 };
 
 struct WorldStats {
@@ -72,10 +78,14 @@ class World {
 
   Party* find(Address a) const;
   void party_main(Party& p);
-  void serve(Party& p);
+  void serve(Party& p, std::size_t& cancelled);
   void wake(Party& p);
+  void serve_daemon(Party& p);
+  struct Parked;
+  void unpark(Parked& parked, bool resume);
   void accept(Party& p, std::unique_ptr<Envelope> env);
-  void deliver(Party& p, std::unique_ptr<Envelope> env);
+  struct Incoming;
+  void deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env);
   void go_up(Party& p);
   void go_down(Party& p);
   void refuse_early(Party& p);
@@ -94,6 +104,7 @@ class World {
   WorldOptions options_;
   EventLogWriter* log_;
   std::vector<std::unique_ptr<Party>> parties_;         // controller, scheduler, requestors
+  std::vector<Party*> requestors_;                      // by requestor number
   std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
@@ -105,6 +116,7 @@ class World {
   WorldStats stats_;
   struct Quiescence;
   std::unique_ptr<Quiescence> quiet_;
+  std::list<Parked*> parked_;  // idle daemon actors, longest parked first
 };
 
 }  // namespace pmixflow::sim
