@@ -22,6 +22,7 @@
 #include "pmixflow/outcomes.hpp"
 #include "pmixflow/output_file.hpp"
 #include "pmixflow/replay.hpp"
+#include "pmixflow/run_outcomes.hpp"
 #include "pmixflow/swf.hpp"
 #include "pmixflow/policy.hpp"
 #include "pmixflow/roles/controller.hpp"
@@ -336,51 +337,13 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     }
   }
   // Each allocation request's fate, in Batsim's terms, for jobs.csv and the metrics.
-  std::map<std::string, const AllocationRecord*> record_of;
-  if (scheduler)
-    for (const auto& a : scheduler->records()) record_of[a.corr] = &a;
-  std::map<std::string, const CallResult*> result_of;
+  std::map<std::string, const CallResult*> answers;
   for (std::uint32_t i = 0; i < requestor_names.size(); ++i)
     if (const auto* req = dynamic_cast<const Requestor*>(world.role(Address::requestor(i))))
-      for (const auto& r : req->results()) result_of[r.corr] = &r;
-  std::vector<JobOutcome> outcomes;
-  for (const auto& c : sc.calls) {
-    const auto* req = std::get_if<AllocRequest>(&c.call);
-    if (!req || req->directive != Directive::New) continue;
-    JobOutcome j;
-    j.job_id = trace && req->corr.rfind("job", 0) == 0 ? req->corr.substr(3) : req->corr;
-    j.workload = sc.name.empty() ? sc.origin : sc.name;
-    const auto* apps = req->info.get<std::vector<App>>(key::SESSION_APP);
-    j.profile = apps && !apps->empty() ? apps->front().cmd : "reservation";
-    j.submitted = c.at - sc.time_origin;
-    j.procs = req->info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
-    auto rec = record_of.find(req->corr);
-    const auto res = result_of.find(req->corr);
-    const Status answer = res != result_of.end() && res->second->answered >= 0 ? res->second->status : Status::ErrUnreach;
-    if (rec == record_of.end()) {
-      j.final_state = batsim_final_state(answer, false, answer);
-    } else {
-      const AllocationRecord& a = *rec->second;
-      j.procs = a.cpus;
-      j.requested_time = a.time_limit;
-      j.preemptions = a.preemptions;
-      j.lost_cpu_s = a.lost_cpu_s;
-      const bool ran = a.started >= 0 && a.ended >= 0;
-      if (ran) {
-        j.started = a.started - sc.time_origin;
-        j.finished = a.ended - sc.time_origin;
-      }
-      j.final_state = batsim_final_state(a.status, ran, a.jobs.empty() ? Status::Success : a.jobs.front().second);
-      std::vector<std::uint32_t> ids;
-      try {
-        for (const auto& h : parse_host_list(a.node_list, HostUse::NodeList, "node list").hosts)
-          if (auto n = cluster.find(h.name)) ids.push_back(*n - 1);
-      } catch (const InputError&) {
-      }
-      j.allocated = interval_set(std::move(ids));
-    }
-    outcomes.push_back(std::move(j));
-  }
+      for (const auto& r : req->results()) answers[r.corr] = &r;
+  static const std::vector<AllocationRecord> kNoRecords;
+  const std::vector<JobOutcome> outcomes =
+      job_outcomes(sc, scheduler ? scheduler->records() : kNoRecords, answers, cluster, trace.has_value());
   const Metrics metrics = compute_metrics(outcomes, cluster.schedulable_slots());
 
   // Against the recording: the simulated wait of each job beside the wait SWF field 3 says
@@ -388,40 +351,15 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   json recorded_summary;
   std::string recorded_csv;
   if (trace && o.compare_recorded) {
-    std::map<std::string, double> recorded_wait;
-    for (const auto& j : trace->jobs) recorded_wait[std::to_string(j.record.job)] = j.record.wait;
-    recorded_csv = "job_id,simulated_wait,recorded_wait\n";
-    double n = 0, sum_sim = 0, sum_rec = 0, sum_abs = 0, sxx = 0, syy = 0, sxy = 0, within = 0;
-    for (const auto& j : outcomes) {
-      auto rec = recorded_wait.find(j.job_id);
-      if (rec == recorded_wait.end() || rec->second < 0 || j.started < 0) continue;
-      const double sim_wait = j.started - j.submitted;
-      recorded_csv += j.job_id + ",";
-      json_number_into(recorded_csv, sim_wait);
-      recorded_csv += ",";
-      json_number_into(recorded_csv, rec->second);
-      recorded_csv += "\n";
-      n += 1;
-      sum_sim += sim_wait;
-      sum_rec += rec->second;
-      sum_abs += std::abs(sim_wait - rec->second);
-      within += std::abs(sim_wait - rec->second) <= 600 ? 1 : 0;
-    }
-    if (n > 0) {
-      const double mean_sim = sum_sim / n, mean_rec = sum_rec / n;
-      for (const auto& j : outcomes) {
-        auto rec = recorded_wait.find(j.job_id);
-        if (rec == recorded_wait.end() || rec->second < 0 || j.started < 0) continue;
-        const double dx = (j.started - j.submitted) - mean_sim, dy = rec->second - mean_rec;
-        sxx += dx * dx;
-        syy += dy * dy;
-        sxy += dx * dy;
-      }
-      recorded_summary = {{"jobs_compared", static_cast<std::uint64_t>(n)},
-                          {"mean_recorded_wait_s", mean_rec},
-                          {"mean_abs_deviation_s", sum_abs / n},
-                          {"correlation", sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0},
-                          {"share_within_10_min", within / n}};
+    if (const auto c = compare_with_recording(outcomes, *trace)) {
+      recorded_csv = c->csv;
+      recorded_summary = {{"jobs_compared", c->jobs_compared},
+                          {"mean_recorded_wait_s", c->mean_recorded_wait_s},
+                          {"mean_abs_deviation_s", c->mean_abs_deviation_s},
+                          {"correlation", c->correlation},
+                          {"share_within_10_min", c->share_within_10_min}};
+    } else {
+      recorded_csv = "job_id,simulated_wait,recorded_wait\n";
     }
   }
 
