@@ -1,5 +1,4 @@
 // The pmixflow command line: thin. Each sub-command parses its options and hands over.
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +11,7 @@
 
 #include "pmixflow/diff.hpp"
 #include "pmixflow/errors.hpp"
+#include "pmixflow/numbers.hpp"
 #include "pmixflow/sim/run.hpp"
 
 namespace pmixflow {
@@ -102,24 +102,15 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
   sim.add_flag("--quiet", o.quiet, "Print nothing but errors.");
 }
 
-// Whole values only: "3" is queue 3, "3x" or "" is a mistake to report, not a 0.
-std::optional<std::int64_t> whole_number(std::string_view text) {
-  std::int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 void parse_queue_options(const std::vector<std::string>& queue_priorities, const std::string& preemptible,
                          pmixflow::sim::SimOptions& o) {
   for (const auto& entry : queue_priorities) {
     const auto eq = entry.find('=');
-    const auto priority = eq == std::string::npos ? std::nullopt : whole_number(std::string_view(entry).substr(eq + 1));
-    if (eq == 0 || !priority || *priority < INT32_MIN || *priority > INT32_MAX)
+    const auto priority = eq == std::string::npos ? std::nullopt : pmixflow::parse_whole<int>(std::string_view(entry).substr(eq + 1));
+    if (eq == 0 || !priority)
       throw pmixflow::InputError("--queue-priority", 0, "--queue-priority",
                                  "expects NAME=PRIORITY with a whole-number priority, got '" + entry + "'");
-    o.queue_priorities[entry.substr(0, eq)] = static_cast<int>(*priority);
+    o.queue_priorities[entry.substr(0, eq)] = *priority;
   }
   if (preemptible.empty()) return;
   if (o.trace_file.empty())
@@ -132,7 +123,7 @@ void parse_queue_options(const std::vector<std::string>& queue_priorities, const
   std::string_view rest = preemptible;
   while (true) {
     const auto comma = rest.find(',');
-    const auto queue = whole_number(rest.substr(0, comma));
+    const auto queue = pmixflow::parse_whole<std::int64_t>(rest.substr(0, comma));
     if (!queue)
       throw pmixflow::InputError("--preemptible", 0, "--preemptible",
                                  "expects \"all\" or SWF queue numbers separated by commas, got '" + preemptible + "'");

@@ -1,11 +1,12 @@
 #include "pmixflow/hostlist.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
+
+#include "pmixflow/numbers.hpp"
 
 namespace pmixflow {
 namespace {
@@ -26,15 +27,9 @@ bool is_name_char(char c) {
 
 bool is_host_name(std::string_view s) { return !s.empty() && std::ranges::all_of(s, is_name_char); }
 
-// std::from_chars alone would accept a leading '-' and stop at trailing junk; a count must be
-// plain digits from end to end so "4x" or "-1" is caught rather than silently truncated.
-std::optional<std::uint32_t> parse_uint(std::string_view s) {
-  if (s.empty() || !std::ranges::all_of(s, [](char c) { return c >= '0' && c <= '9'; })) return {};
-  std::uint32_t value = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc{} || ptr != s.data() + s.size()) return {};
-  return value;
-}
+// A count is plain digits from end to end, so that "4x" or "-1" is caught rather than
+// silently truncated.
+std::optional<std::uint32_t> parse_uint(std::string_view s) { return parse_whole<std::uint32_t>(s); }
 
 // Where an error is reported: a list has no lines (line 0), a hostfile does.
 struct Where {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "pmixflow/errors.hpp"
+#include "pmixflow/numbers.hpp"
 
 namespace pmixflow {
 namespace {
@@ -78,9 +79,9 @@ std::string_view drop_plus(std::string_view text) {
 
 // A plain integer, every digit kept: the common case, and the fastest parser.
 bool parse_plain_int(std::string_view text, std::int64_t& out) {
-  const char* const last = text.data() + text.size();
-  const auto [end, ec] = std::from_chars(text.data(), last, out);
-  return ec == std::errc() && end == last;
+  const auto value = parse_whole<std::int64_t>(text);
+  if (value) out = *value;
+  return value.has_value();
 }
 
 // A decimal number (integer, fixed or exponent notation, optional sign) and nothing else:

@@ -1,8 +1,9 @@
 #include "pmixflow/vocab.hpp"
 
 #include <array>
-#include <charconv>
 #include <utility>
+
+#include "pmixflow/numbers.hpp"
 
 namespace pmixflow {
 namespace {
@@ -94,9 +95,7 @@ std::string status_name(Status s) {
 std::optional<Status> parse_status(std::string_view text) {
   for (const auto& [st, name] : kStatuses)
     if (name == text) return st;
-  int value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc() && end == text.data() + text.size()) return static_cast<Status>(value);
+  if (const auto value = parse_whole<int>(text)) return static_cast<Status>(*value);
   return std::nullopt;
 }
 

@@ -89,14 +89,7 @@ json call(const SimRun& run, const std::string& corr) {
 
 std::string status_of(const SimRun& run, const std::string& corr) { return call(run, corr).value("status", "none"); }
 
-// "who>to:msg" for every message sent on behalf of one request.
-std::vector<std::string> hops(const SimRun& run, const std::string& corr) {
-  std::vector<std::string> out;
-  for (const auto& e : run.events)
-    if (e.value("ev", "") == "send" && e.value("corr", "") == corr)
-      out.push_back(e["who"].get<std::string>() + ">" + e["to"].get<std::string>() + ":" + e["msg"].get<std::string>());
-  return out;
-}
+std::vector<std::string> hops(const SimRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
 
 // An info array [[key, value], ...] as an object (the last value of a key wins).
 json as_object(const json& pairs) {
@@ -903,12 +896,16 @@ TEST(SessionControl, PreemptionTerminatesPreemptibleSessionsOfLowerPriorityAndRe
   ASSERT_EQ(preempted.size(), 2u);
   EXPECT_EQ(preempted[0]["corr"], "low#1");
   EXPECT_EQ(preempted[1]["corr"], "mid2#1");
-  // The scheduler orders the RM with a TERMINATE (PREEMPT would keep the nodes, FLOW.md §4).
-  for (int session : {2, 4})
-    EXPECT_EQ(count(run, "send", [&](const json& e) {
-                return e["who"] == "scheduler" && e["msg"] == "session_ctrl" && e["session"] == session &&
-                       e.dump().find("pmix.ssn.terminate") != std::string::npos;
-              }), 1u) << session;
+  // The scheduler orders the RM with a TERMINATE (PREEMPT would keep the nodes, FLOW.md §4):
+  // after the INSTANTIATE, one more session control for each, to its session.
+  for (const auto& [corr, session] : {std::pair{"low#1", 2}, std::pair{"mid2#1", 4}}) {
+    const auto orders = ctrl_sent(run, corr, "scheduler", "controller");
+    ASSERT_EQ(orders.size(), 3u) << corr;  // instantiate, terminate, instantiate again
+    EXPECT_EQ(orders[1]["session"], session) << corr;
+    const json directives = as_object(orders[1]["directives"]);
+    EXPECT_EQ(directives.value("pmix.ssn.terminate", false), true) << corr;
+    EXPECT_FALSE(directives.contains("pmix.ssn.preempt")) << corr;
+  }
   // Boss starts once both sessions are complete, not before.
   const double boss = time_of(run, "alloc.grant", with("corr", "boss#1"));
   for (const char* corr : {"low#1", "mid2#1"}) {

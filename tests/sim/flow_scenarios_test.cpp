@@ -31,14 +31,7 @@ SimRun simulate(const std::string& scenario, std::vector<std::string> extra = {}
   return run;
 }
 
-// "who>to:msg" for every message sent on behalf of one request.
-std::vector<std::string> hops(const SimRun& run, const std::string& corr) {
-  std::vector<std::string> out;
-  for (const auto& e : run.events)
-    if (e.value("ev", "") == "send" && e.value("corr", "") == corr)
-      out.push_back(e["who"].get<std::string>() + ">" + e["to"].get<std::string>() + ":" + e["msg"].get<std::string>());
-  return out;
-}
+std::vector<std::string> hops(const SimRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
 
 std::vector<std::string> kinds(const SimRun& run, const std::vector<std::string>& wanted) {
   std::vector<std::string> out;

@@ -71,6 +71,15 @@ inline std::vector<json> read_events(const std::filesystem::path& file) {
   return events;
 }
 
+// "who>to:msg" for every message sent on behalf of one request, in the order sent.
+inline std::vector<std::string> sent_hops(const std::vector<json>& events, const std::string& corr) {
+  std::vector<std::string> out;
+  for (const auto& e : events)
+    if (e.value("ev", "") == "send" && e.value("corr", "") == corr)
+      out.push_back(e["who"].get<std::string>() + ">" + e["to"].get<std::string>() + ":" + e["msg"].get<std::string>());
+  return out;
+}
+
 inline std::string source_path(const std::string& rel) { return std::string(PMIXFLOW_SOURCE_DIR) + "/" + rel; }
 
 inline std::string shared_path(const std::string& rel) { return std::string(PMIXFLOW_SHARED_DIR) + "/" + rel; }

@@ -1,11 +1,11 @@
 #include "pmixflow/roles/scheduler.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
 #include "pmixflow/errors.hpp"
+#include "pmixflow/numbers.hpp"
 #include "pmixflow/timespec.hpp"
 
 namespace pmixflow {
@@ -185,8 +185,7 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
     if (*priority != 0 || q.view.preemptible) e.sint("priority", *priority).flag("preemptible", q.view.preemptible);
     env_.log(e);
   }
-  queue_view_.push_back(q.view);
-  queue_.push_back(std::move(q));
+  enqueue(std::move(q));
   schedule();
 }
 
@@ -194,15 +193,11 @@ std::optional<int> Scheduler::queue_priority(const InfoList& info) const {
   const auto* queue = info.get<std::string>(key::ALLOC_QUEUE);
   if (!queue) return 0;
   if (auto it = config_.queue_priorities.find(*queue); it != config_.queue_priorities.end()) return it->second;
-  int number = 0;
-  const char* end = queue->data() + queue->size();
-  auto [ptr, ec] = std::from_chars(queue->data(), end, number);
-  if (queue->empty() || ec != std::errc() || ptr != end) return std::nullopt;
-  return number;
+  return parse_whole<int>(*queue);
 }
 
 void Scheduler::enqueue(Queued&& q) {
-  // Queue order is submit order; a requeued request goes back to its original place.
+  // Queue order is submit order: a new request goes last, a requeued one back to its place.
   auto at = std::upper_bound(queue_.begin(), queue_.end(), q.view, [](const QueuedRequest& v, const Queued& e) {
     return v.submit_time != e.view.submit_time ? v.submit_time < e.view.submit_time : v.key < e.view.key;
   });
@@ -236,12 +231,9 @@ void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
     auto it = std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.second.view.key == key; });
     if (it == live_.end() || !it->second.view.preemptible) continue;  // only what the view offered
     Live& live = it->second;
-    live.preempting = true;
     live.view.preemptible = false;
     live.view.ending = true;
     live.view.expected_end = env_.now();
-    for (auto& r : running_view_)
-      if (r.key == key) r = live.view;
     const std::string& corr = records_[live.record].corr;
     if (env_.logging())
       env_.log(Event("alloc.preempt").str("corr", corr).str("alloc", it->first).uint("session", live.session_id).uint("cpus", live.view.cpus));
@@ -534,7 +526,7 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     env_.log(Event("session.completed").str("corr", req.corr).str("alloc", alloc_id).uint("session", req.session_id).uint("jobs", rec.jobs.size()));
   give_back(live->nodes);
   const bool all_succeeded = std::all_of(rec.jobs.begin(), rec.jobs.end(), [](const auto& j) { return j.second == Status::Success; });
-  if (live->preempting && live->requeue && !(all_succeeded && !rec.jobs.empty())) {
+  if (live->view.ending && live->requeue && !(all_succeeded && !rec.jobs.empty())) {
     // Terminated to make room: the work done is lost and the request waits again, in its
     // original place. (A job that finished before the TERMINATE reached it simply completed.)
     Queued again = std::move(*live->requeue);

@@ -84,10 +84,9 @@ class Scheduler final : public Role {
     std::uint32_t session_id = 0;
     Proc owner;
     std::vector<std::pair<NodeId, std::uint32_t>> nodes;
-    RunningAllocation view;
+    RunningAllocation view;  // view.ending: its session is being terminated to make room
     std::size_t record = 0;
     bool instantiated = false;
-    bool preempting = false;          // its session is being terminated to make room
     std::optional<Queued> requeue;    // a preemptible grant: the request as it was queued
   };
   enum class CallKind { Instantiate, Terminate, Extend, OnBehalf, Preempt };
