@@ -31,11 +31,13 @@ std::string default_topology() {
 void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& slots, std::string& topology,
                      CLI::Option*& topology_option, std::vector<std::string>& queue_priorities,
                      std::string& preemptible) {
-  auto* scenario = sim.add_option("--scenario", o.scenario_file,
-                                  "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
-  sim.add_option("--trace", o.trace_file,
-                 "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
-                 "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes slots.")
+  auto* scenario =
+      sim.add_option("--scenario", o.scenario_file,
+                     "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
+  sim.add_option(
+         "--trace", o.trace_file,
+         "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
+         "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes slots.")
       ->excludes(scenario);
   sim.add_flag("--lenient", o.lenient, "Skip and count malformed SWF lines instead of stopping at the first.");
   sim.add_flag("--compare-recorded", o.compare_recorded,
@@ -58,12 +60,15 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
                  "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
       ->capture_default_str();
   topology_option = sim.add_option("--topology", topology,
-                 "hwloc XML topology of every compute node (read with hwloc). Default: the shipped "
-                 "topologies/small-node.xml (8 cores).");
-  sim.add_option("--slots", slots, "What a slot is: cores or pus.")->check(CLI::IsMember({"cores", "pus"}))->capture_default_str();
+                                   "hwloc XML topology of every compute node (read with hwloc). Default: the shipped "
+                                   "topologies/small-node.xml (8 cores).");
+  sim.add_option("--slots", slots, "What a slot is: cores or pus.")
+      ->check(CLI::IsMember({"cores", "pus"}))
+      ->capture_default_str();
   sim.add_option("--policy", o.policy,
                  "Scheduling policy, overriding the scenario's: fcfs (first come, first served), easy (EASY "
-                 "backfilling), conservative (conservative backfilling), priority-preempt (priority order, EASY backfilling, preemption of PMIX_ALLOC_PREEMPTIBLE sessions), or the path of a policy library (see "
+                 "backfilling), conservative (conservative backfilling), priority-preempt (priority order, EASY "
+                 "backfilling, preemption of PMIX_ALLOC_PREEMPTIBLE sessions), or the path of a policy library (see "
                  "examples/policies).");
   sim.add_flag("--exclusive-nodes", o.exclusive_nodes,
                "Allocate whole nodes even to requests for a cpu count (default: slot granularity, nodes shared "
@@ -79,7 +84,8 @@ void add_sim_options(CLI::App& sim, pmixflow::sim::SimOptions& o, std::string& s
   sim.add_option("--seed", o.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
       ->capture_default_str();
   sim.add_option("--out", o.out_dir, "Write DIR/events.jsonl and DIR/summary.json (created if missing).");
-  sim.add_flag("--no-events", [&o](std::int64_t) { o.events = false; }, "Do not write events.jsonl (long runs).");
+  sim.add_flag(
+      "--no-events", [&o](std::int64_t) { o.events = false; }, "Do not write events.jsonl (long runs).");
   sim.add_option("--daemon-startup", o.daemon_startup_s,
                  "Seconds a daemon takes to start on its node once its launch has crossed the network.")
       ->check(CLI::NonNegativeNumber)
@@ -106,7 +112,8 @@ void parse_queue_options(const std::vector<std::string>& queue_priorities, const
                          pmixflow::sim::SimOptions& o) {
   for (const auto& entry : queue_priorities) {
     const auto eq = entry.find('=');
-    const auto priority = eq == std::string::npos ? std::nullopt : pmixflow::parse_whole<int>(std::string_view(entry).substr(eq + 1));
+    const auto priority =
+        eq == std::string::npos ? std::nullopt : pmixflow::parse_whole<int>(std::string_view(entry).substr(eq + 1));
     if (eq == 0 || !priority)
       throw pmixflow::InputError("--queue-priority", 0, "--queue-priority",
                                  "expects NAME=PRIORITY with a whole-number priority, got '" + entry + "'");
@@ -114,8 +121,9 @@ void parse_queue_options(const std::vector<std::string>& queue_priorities, const
   }
   if (preemptible.empty()) return;
   if (o.trace_file.empty())
-    throw pmixflow::InputError("--preemptible", 0, "--preemptible",
-                               "applies to --trace replays; a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
+    throw pmixflow::InputError(
+        "--preemptible", 0, "--preemptible",
+        "applies to --trace replays; a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
   if (preemptible == "all") {
     o.all_preemptible = true;
     return;
@@ -173,8 +181,9 @@ int main(int argc, char** argv) {
   add_sim_options(*sim, options, slots, topology, topology_option, queue_priorities, preemptible);
   DiffArgs diff_args;
   auto* diff = app.add_subcommand(
-      "diff", "Compare two runs (output directories or event logs): the first diverging event, each job's start "
-              "delta, the summary metrics' deltas. Exit status 0 when equal, 1 when not, 2 on bad input.");
+      "diff",
+      "Compare two runs (output directories or event logs): the first diverging event, each job's start "
+      "delta, the summary metrics' deltas. Exit status 0 when equal, 1 when not, 2 on bad input.");
   add_diff_options(*diff, diff_args);
   try {
     app.parse(argc, argv);

@@ -23,14 +23,16 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(dir);
   {
     std::ofstream s(dir / "scenario.jsonl");
-    s << R"({"format":"pmixflow-scenario","version":1,"name":"bench","controller":{"dvm":"all"}})" << "\n";
+    s << R"({"format":"pmixflow-scenario","version":1,"name":"bench","controller":{"dvm":"all"}})"
+      << "\n";
     for (long i = 0; i < requests; ++i) {
       const char* via[] = {"controller", "scheduler", nullptr};
       std::string v = via[i % 3] ? via[i % 3] : "daemon:+n" + std::to_string(i % nodes);
       const long cpus = 1 + i % 16;
       s << R"({"at":)" << i * 0.5 << R"(,"op":"alloc","requestor":"u)" << i % 50 << R"(","via":")" << v
         << R"(","directive":"NEW","info":{"PMIX_ALLOC_NUM_CPUS":)" << cpus
-        << R"(,"PMIX_ALLOC_TIME":"100"},"app":{"cmd":"sleep","argv":[")" << 10 + i % 40 << R"("],"np":)" << cpus << "}}\n";
+        << R"(,"PMIX_ALLOC_TIME":"100"},"app":{"cmd":"sleep","argv":[")" << 10 + i % 40 << R"("],"np":)" << cpus
+        << "}}\n";
     }
   }
   std::ostringstream cmd;
@@ -53,8 +55,9 @@ int main(int argc, char** argv) {
   const double flow_rate = messages / flow_wall;
   std::printf("requests=%ld nodes=%ld flow_messages=%.0f flow_wall_s=%.3f flow_msgs_per_s=%.0f\n", requests, nodes,
               messages, flow_wall, flow_rate);
-  std::printf("pingpong_msgs_per_s=%.0f  pingpong/flow=%.2f  (the flow carries every hop through SimGrid; 1.0 is the floor)\n",
-              pp_rate, pp_rate / flow_rate);
+  std::printf(
+      "pingpong_msgs_per_s=%.0f  pingpong/flow=%.2f  (the flow carries every hop through SimGrid; 1.0 is the floor)\n",
+      pp_rate, pp_rate / flow_rate);
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -30,11 +30,13 @@ int main(int argc, char** argv) {
     auto* out = sg4::Mailbox::by_name(theirs);
     const std::uint64_t rounds = messages / 2;
     for (std::uint64_t i = 0; i < rounds; ++i) {
-      if (serve_first) out->put_init(new std::uint64_t(i), 200)->detach([](void* p) { delete static_cast<std::uint64_t*>(p); });
+      if (serve_first)
+        out->put_init(new std::uint64_t(i), 200)->detach([](void* p) { delete static_cast<std::uint64_t*>(p); });
       std::uint64_t* got = nullptr;
       in->get_async<std::uint64_t>(&got)->wait();
       delete got;
-      if (!serve_first) out->put_init(new std::uint64_t(i), 200)->detach([](void* p) { delete static_cast<std::uint64_t*>(p); });
+      if (!serve_first)
+        out->put_init(new std::uint64_t(i), 200)->detach([](void* p) { delete static_cast<std::uint64_t*>(p); });
     }
   };
   sg4::Actor::create("ping", sg4::Host::by_name("a"), [&] { player("a", "b", true); });

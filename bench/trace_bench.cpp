@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
 
   std::printf("trace %s, policy %s, %.0f jobs on %llu processors\n", trace_path.c_str(), policy_name.c_str(), jobs,
               static_cast<unsigned long long>(procs));
-  std::printf("full flow:  wall %.2f s, %.0f jobs/s, %.0f messages, %.0f flow messages/s\n", wall, jobs / wall, messages,
-              messages / wall);
+  std::printf("full flow:  wall %.2f s, %.0f jobs/s, %.0f messages, %.0f flow messages/s\n", wall, jobs / wall,
+              messages, messages / wall);
   std::printf("floors:     SimGrid ping-pong of as many messages %.0f messages/s; bare %s loop %.3f s\n", pp,
               policy_name.c_str(), loop_wall);
   std::printf("ratios:     ping-pong rate / flow rate = %.2f (target: within 2); flow wall / bare loop wall = %.0f\n",

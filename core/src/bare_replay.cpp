@@ -36,7 +36,8 @@ std::vector<JobOutcome> bare_replay(const SwfTrace& trace, Policy& policy, std::
   std::vector<JobOutcome> outcomes(trace.jobs.size());
   std::size_t next = 0;
   while (next < trace.jobs.size() || !ends.empty()) {
-    const double t = std::min(next < trace.jobs.size() ? trace.jobs[next].submit : 1e300, ends.empty() ? 1e300 : ends.top().at);
+    const double t =
+        std::min(next < trace.jobs.size() ? trace.jobs[next].submit : 1e300, ends.empty() ? 1e300 : ends.top().at);
     view.time = t;
     while (!ends.empty() && ends.top().at == t) {
       const auto key = ends.top().key;

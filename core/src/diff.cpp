@@ -268,9 +268,11 @@ JobTable read_jobs(const std::string& path) {
   for (std::size_t r = 0; r < t.csv.rows.size(); ++r) {
     const auto& cells = t.csv.rows[r];
     if (cells.size() != t.csv.columns.size())
-      throw InputError(path, t.csv.row_lines[r], "",
-                       std::to_string(cells.size()) + " fields where the header has " + std::to_string(t.csv.columns.size()));
-    t.rows.push_back(JobRow{cells[t.id_col], parse_start(cells[t.start_col], path, t.csv.row_lines[r]), cells[t.state_col], &cells});
+      throw InputError(
+          path, t.csv.row_lines[r], "",
+          std::to_string(cells.size()) + " fields where the header has " + std::to_string(t.csv.columns.size()));
+    t.rows.push_back(
+        JobRow{cells[t.id_col], parse_start(cells[t.start_col], path, t.csv.row_lines[r]), cells[t.state_col], &cells});
   }
   return t;
 }
@@ -465,7 +467,9 @@ RunFiles locate_run(const std::string& path) {
   std::error_code ec;
   const auto status = fs::status(path, ec);
   if (ec || !fs::exists(status))
-    throw InputError(path, 0, "", "no such file or directory (expected a run directory, as written by `pmixflow sim --out`, or an events.jsonl)");
+    throw InputError(
+        path, 0, "",
+        "no such file or directory (expected a run directory, as written by `pmixflow sim --out`, or an events.jsonl)");
   if (fs::is_directory(status)) {
     const fs::path dir(path);
     auto present = [&dir](const char* name) {
@@ -528,14 +532,17 @@ std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
           out << "      " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
       }
       for (const auto& v : e.header)
-        out << "    header field " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
+        out << "    header field " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b)
+            << "\n";
       if (e.first) {
         const EventDivergence& d = *e.first;
         out << "    first diverging event: line " << d.line;
         if (!d.field.empty()) {
-          out << ", field \"" << d.field << "\" (A " << value_or_absent(d.field_a) << ", B " << value_or_absent(d.field_b) << ")";
+          out << ", field \"" << d.field << "\" (A " << value_or_absent(d.field_a) << ", B "
+              << value_or_absent(d.field_b) << ")";
         } else if (d.a && d.b) {
-          const bool both_json = !ojson::parse(*d.a, nullptr, false).is_discarded() && !ojson::parse(*d.b, nullptr, false).is_discarded();
+          const bool both_json =
+              !ojson::parse(*d.a, nullptr, false).is_discarded() && !ojson::parse(*d.b, nullptr, false).is_discarded();
           if (both_json) out << " (same fields and values, spelled differently)";
         }
         out << "\n";
@@ -553,7 +560,8 @@ std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
       out << "  jobs: identical (" << j.jobs_a << " jobs)\n";
     } else {
       out << "  jobs: " << j.jobs_a << " in A, " << j.jobs_b << " in B; " << j.start_differs << " start differently, "
-          << j.state_changes << " final states changed, " << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
+          << j.state_changes << " final states changed, " << j.only_in_a << " only in A, " << j.only_in_b
+          << " only in B\n";
       if (j.started_in_both > 0)
         out << "    start delta (B - A) over the " << j.started_in_both << " jobs started in both: max |delta| "
             << fmt(j.max_abs_start_delta, 6) << " s, mean |delta| " << fmt(j.mean_abs_start_delta, 6) << " s\n";
@@ -594,11 +602,13 @@ std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
 
   const SummaryDiff& s = r.summary;
   if (s.compared) {
-    const auto differing = std::count_if(s.metrics.begin(), s.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
+    const auto differing =
+        std::count_if(s.metrics.begin(), s.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
     if (differing == 0) {
       out << "  summary: identical (" << s.metrics.size() << " metrics; wall-clock times not compared)\n";
     } else {
-      out << "  summary: " << differing << " of " << s.metrics.size() << " metrics differ (wall-clock times not compared)\n";
+      out << "  summary: " << differing << " of " << s.metrics.size()
+          << " metrics differ (wall-clock times not compared)\n";
       char line[256];
       std::snprintf(line, sizeof line, "    %-22s %18s %18s %14s %10s\n", "metric", "A", "B", "B - A", "relative");
       out << line;

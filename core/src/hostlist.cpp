@@ -21,8 +21,7 @@ std::string_view trim(std::string_view s) {
 }
 
 bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
 }
 
 bool is_host_name(std::string_view s) { return !s.empty() && std::ranges::all_of(s, is_name_char); }
@@ -43,15 +42,13 @@ struct Where {
 
 std::uint32_t positive_count(std::string_view digits, std::string_view field, const Where& at) {
   const auto n = parse_uint(digits);
-  if (!n || *n == 0)
-    fail(at, field, "'" + std::string(digits) + "' is not a positive integer slot count");
+  if (!n || *n == 0) fail(at, field, "'" + std::string(digits) + "' is not a positive integer slot count");
   return *n;
 }
 
 std::string checked_name(std::string_view name, std::string_view field, const Where& at) {
   if (!is_host_name(name))
-    fail(at, field,
-         "'" + std::string(field) + "' is not a valid host name (letters, digits, '-', '_', '.')");
+    fail(at, field, "'" + std::string(field) + "' is not a valid host name (letters, digits, '-', '_', '.')");
   return std::string(name);
 }
 
@@ -61,8 +58,7 @@ HostEntry parse_named(std::string_view entry, HostUse use, const Where& at) {
   if (colon == std::string_view::npos) return {checked_name(entry, entry, at), std::nullopt};
   if (use == HostUse::Activate)
     fail(at, entry,
-         "'" + std::string(entry) +
-             "': activation cannot change slot counts, so ':N' is refused; name the node alone");
+         "'" + std::string(entry) + "': activation cannot change slot counts, so ':N' is refused; name the node alone");
   HostEntry host{checked_name(entry.substr(0, colon), entry, at), std::nullopt};
   host.slots = positive_count(entry.substr(colon + 1), entry, at);
   return host;
@@ -80,8 +76,7 @@ void parse_empty_nodes(std::string_view entry, HostUse use, HostSpec& spec, cons
   if (entry.size() == 2) return;
   if (entry[2] != ':') fail(at, entry, "unknown host form '" + std::string(entry) + "'");
   const auto n = parse_uint(entry.substr(3));
-  if (!n || *n == 0)
-    fail(at, entry, "'" + std::string(entry) + "': +e:N needs a positive number of empty nodes");
+  if (!n || *n == 0) fail(at, entry, "'" + std::string(entry) + "': +e:N needs a positive number of empty nodes");
   spec.empty_count = *n;
 }
 
@@ -97,13 +92,11 @@ void parse_plus(std::string_view entry, HostUse use, HostSpec& spec, const Where
   }
   if (entry.starts_with("+n")) {
     const auto k = parse_uint(entry.substr(2));
-    if (!k)
-      fail(at, entry, "'" + std::string(entry) + "': +nK needs a non-negative integer index K");
+    if (!k) fail(at, entry, "'" + std::string(entry) + "': +nK needs a non-negative integer index K");
     spec.relative.push_back(*k);
     return;
   }
-  fail(at, entry,
-       "unknown host form '" + std::string(entry) + "' (expected +all, +nK, +e or +e:N)");
+  fail(at, entry, "unknown host form '" + std::string(entry) + "' (expected +all, +nK, +e or +e:N)");
 }
 
 std::string resolve_path(std::string_view path, const std::string& base_dir) {
@@ -112,8 +105,8 @@ std::string resolve_path(std::string_view path, const std::string& base_dir) {
   return (std::filesystem::path(base_dir) / p).string();
 }
 
-void parse_file_entry(std::string_view entry, HostUse use, const std::string& base_dir,
-                      HostSpec& spec, const Where& at) {
+void parse_file_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
+                      const Where& at) {
   if (use == HostUse::NodeList)
     fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
   const auto path = trim(entry.substr(5));
@@ -121,8 +114,8 @@ void parse_file_entry(std::string_view entry, HostUse use, const std::string& ba
   merge_host_specs(spec, parse_hostfile(resolve_path(path, base_dir), use));
 }
 
-void parse_list_entry(std::string_view entry, HostUse use, const std::string& base_dir,
-                      HostSpec& spec, const Where& at) {
+void parse_list_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
+                      const Where& at) {
   if (entry.starts_with('+')) return parse_plus(entry, use, spec, at);
   if (entry.starts_with("file=")) return parse_file_entry(entry, use, base_dir, spec, at);
   spec.hosts.push_back(parse_named(entry, use, at));
@@ -134,11 +127,9 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
   std::string first;
   tokens >> first;
   if (first.starts_with('^')) {
-    if (use == HostUse::NodeList)
-      fail(at, first, "'^' exclusions are not allowed in a node list (names only)");
+    if (use == HostUse::NodeList) fail(at, first, "'^' exclusions are not allowed in a node list (names only)");
     spec.excluded.push_back(checked_name(std::string_view(first).substr(1), first, at));
-    if (std::string extra; tokens >> extra)
-      fail(at, extra, "unexpected '" + extra + "' after an exclusion");
+    if (std::string extra; tokens >> extra) fail(at, extra, "unexpected '" + extra + "' after an exclusion");
     return;
   }
   HostEntry host = parse_named(first, use, at);
@@ -162,8 +153,7 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
 
 }  // namespace
 
-HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view origin,
-                         const std::string& base_dir) {
+HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view origin, const std::string& base_dir) {
   const Where at{std::string(origin), 0};
   HostSpec spec;
   std::size_t start = 0;
@@ -171,8 +161,7 @@ HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view or
     const auto comma = text.find(',', start);
     const auto raw = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
     const auto entry = trim(raw);
-    if (entry.empty())
-      fail(at, "", "empty entry in host list '" + std::string(text) + "'");
+    if (entry.empty()) fail(at, "", "empty entry in host list '" + std::string(text) + "'");
     parse_list_entry(entry, use, base_dir, spec, at);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -217,8 +206,7 @@ std::vector<std::string> resolve_hosts(const HostSpec& spec, const std::vector<s
 
   for (const auto& host : spec.hosts) {
     if (!in_allocation.contains(host.name))
-      throw InputError(std::string(origin), 0, host.name,
-                       "node '" + host.name + "' is not in the allocation");
+      throw InputError(std::string(origin), 0, host.name, "node '" + host.name + "' is not in the allocation");
     pick(host.name);
   }
   for (const auto k : spec.relative) {

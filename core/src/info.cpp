@@ -71,11 +71,16 @@ std::uint64_t wire_size(const Value& v) {
   return std::visit(
       [](const auto& x) -> std::uint64_t {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>) return 4 + x.size() + 1;
-        else if constexpr (std::is_same_v<T, Proc>) return 4 + x.nspace.size() + 1 + 4;
-        else if constexpr (std::is_same_v<T, InfoList>) return 4 + wire_size(x);
-        else if constexpr (std::is_same_v<T, std::vector<App>>) return wire_size(std::span<const App>(x));
-        else return sizeof(T);
+        if constexpr (std::is_same_v<T, std::string>)
+          return 4 + x.size() + 1;
+        else if constexpr (std::is_same_v<T, Proc>)
+          return 4 + x.nspace.size() + 1 + 4;
+        else if constexpr (std::is_same_v<T, InfoList>)
+          return 4 + wire_size(x);
+        else if constexpr (std::is_same_v<T, std::vector<App>>)
+          return wire_size(std::span<const App>(x));
+        else
+          return sizeof(T);
       },
       v);
 }
@@ -99,13 +104,20 @@ std::string value_to_json(const Value& v) {
   return std::visit(
       [](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
-        else if constexpr (std::is_same_v<T, std::string>) return json_quote(x);
-        else if constexpr (std::is_same_v<T, double>) return json_number(x);
-        else if constexpr (std::is_same_v<T, Status>) return json_quote(status_name(x));
-        else if constexpr (std::is_same_v<T, Directive>) return json_quote(directive_name(x));
-        else if constexpr (std::is_same_v<T, Proc>) return json_quote(to_string(x));
-        else if constexpr (std::is_same_v<T, InfoList>) return to_json(x);
+        if constexpr (std::is_same_v<T, bool>)
+          return x ? "true" : "false";
+        else if constexpr (std::is_same_v<T, std::string>)
+          return json_quote(x);
+        else if constexpr (std::is_same_v<T, double>)
+          return json_number(x);
+        else if constexpr (std::is_same_v<T, Status>)
+          return json_quote(status_name(x));
+        else if constexpr (std::is_same_v<T, Directive>)
+          return json_quote(directive_name(x));
+        else if constexpr (std::is_same_v<T, Proc>)
+          return json_quote(to_string(x));
+        else if constexpr (std::is_same_v<T, InfoList>)
+          return to_json(x);
         else if constexpr (std::is_same_v<T, std::vector<App>>) {
           std::string out = "[";
           for (std::size_t i = 0; i < x.size(); ++i) {
@@ -115,7 +127,8 @@ std::string value_to_json(const Value& v) {
             out += "],\"maxprocs\":" + std::to_string(x[i].maxprocs) + "}";
           }
           return out + "]";
-        } else return std::to_string(x);
+        } else
+          return std::to_string(x);
       },
       v);
 }

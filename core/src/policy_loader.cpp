@@ -66,8 +66,7 @@ Fn find_entry(void* handle, const char* symbol, const std::string& path) {
 
 std::unique_ptr<Policy> load_policy_library(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(path, 0, "--policy", "policy library not found");
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, 0, "--policy", "policy library not found");
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path, 0, "--policy", "is a directory, not a policy library");
 
@@ -82,8 +81,9 @@ std::unique_ptr<Policy> load_policy_library(const std::string& path) {
   const int version = api_version();
   if (version != kPolicyApiVersion)
     throw InputError(path, 0, "--policy",
-                     "the library implements policy API version " + std::to_string(version) + "; this pmixflow speaks version " +
-                         std::to_string(kPolicyApiVersion) + " (rebuild the library against this pmixflow's policy.hpp)");
+                     "the library implements policy API version " + std::to_string(version) +
+                         "; this pmixflow speaks version " + std::to_string(kPolicyApiVersion) +
+                         " (rebuild the library against this pmixflow's policy.hpp)");
   const auto create = find_entry<PolicyCreateFn>(library.get(), kPolicyCreateSymbol, path);
   const auto destroy = find_entry<PolicyDestroyFn>(library.get(), kPolicyDestroySymbol, path);
 
@@ -95,7 +95,9 @@ std::unique_ptr<Policy> load_policy_library(const std::string& path) {
   } catch (...) {
     throw InputError(path, 0, "--policy", "the policy library could not create its policy (unknown exception)");
   }
-  if (!policy) throw InputError(path, 0, "--policy", "the policy library created no policy (pmixflow_policy_create returned null)");
+  if (!policy)
+    throw InputError(path, 0, "--policy",
+                     "the policy library created no policy (pmixflow_policy_create returned null)");
   return std::make_unique<LoadedPolicy>(std::move(library), std::move(policy));
 }
 

@@ -35,9 +35,8 @@ Scenario scenario_from_trace(const SwfTrace& trace, std::uint32_t compute_nodes,
     req.info.add(key::ALLOC_TIME, format_alloc_time(job.estimate));
     req.info.add(key::ALLOC_REQ_ID, req.corr);
     if (job.record.queue >= 0) req.info.add(key::ALLOC_QUEUE, std::to_string(job.record.queue));
-    if (options.all_preemptible ||
-        std::find(options.preemptible_queues.begin(), options.preemptible_queues.end(), job.record.queue) !=
-            options.preemptible_queues.end())
+    if (options.all_preemptible || std::find(options.preemptible_queues.begin(), options.preemptible_queues.end(),
+                                             job.record.queue) != options.preemptible_queues.end())
       req.info.add(key::ALLOC_PREEMPTIBLE, true);
     // The job itself travels with the request, as a batch script does, and becomes the
     // session's app when the scheduler instantiates it.

@@ -56,7 +56,8 @@ std::vector<JobOutcome> job_outcomes(const Scenario& sc, const std::vector<Alloc
   return outcomes;
 }
 
-std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes, const SwfTrace& trace) {
+std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
+                                                         const SwfTrace& trace) {
   std::map<std::string, double> recorded_wait;
   for (const auto& j : trace.jobs) recorded_wait[std::to_string(j.record.job)] = j.record.wait;
   struct Pair {

@@ -124,7 +124,8 @@ class LineReader {
         want(v.is_string());
         const auto s = v.get<std::string>();
         const auto dot = s.rfind('.');
-        if (dot == std::string::npos || dot + 1 == s.size() || s.find_first_not_of("0123456789", dot + 1) != std::string::npos)
+        if (dot == std::string::npos || dot + 1 == s.size() ||
+            s.find_first_not_of("0123456789", dot + 1) != std::string::npos)
           fail(field, "a proc is \"nspace.rank\", got " + v.dump());
         return Proc{s.substr(0, dot), static_cast<std::uint32_t>(std::stoul(s.substr(dot + 1)))};
       }
@@ -158,11 +159,16 @@ class LineReader {
       // Keys the project does not know still travel (the RM ignores unknown keys), typed by
       // their JSON form; a misspelt upstream name is an error, not a silent new key.
       if (k.rfind("pmix.", 0) != 0) fail(field, "unknown PMIx attribute (use its PMIX_ name or a pmix.* key string)");
-      if (v.is_boolean()) out.add(k, v.get<bool>());
-      else if (v.is_number_unsigned()) out.add(k, v.get<std::uint64_t>());
-      else if (v.is_number()) out.add(k, v.get<double>());
-      else if (v.is_string()) out.add(k, v.get<std::string>());
-      else fail(field, "an unknown key can carry a bool, a number or a string");
+      if (v.is_boolean())
+        out.add(k, v.get<bool>());
+      else if (v.is_number_unsigned())
+        out.add(k, v.get<std::uint64_t>());
+      else if (v.is_number())
+        out.add(k, v.get<double>());
+      else if (v.is_string())
+        out.add(k, v.get<std::string>());
+      else
+        fail(field, "an unknown key can carry a bool, a number or a string");
     }
     return out;
   }
@@ -187,18 +193,24 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
     sc.controller_start = r.number(c, "start", 0.0);
     sc.connect_to_scheduler = r.boolean(c, "connect_to_scheduler", true);
     const auto mode = r.string(c, "no_scheduler", "hold");
-    if (mode == "hold") sc.no_scheduler = NoSchedulerMode::Hold;
-    else if (mode == "refuse") sc.no_scheduler = NoSchedulerMode::Refuse;
-    else if (mode == "serve") sc.no_scheduler = NoSchedulerMode::Serve;
-    else r.fail("controller.no_scheduler", "expects \"hold\", \"refuse\" or \"serve\"");
+    if (mode == "hold")
+      sc.no_scheduler = NoSchedulerMode::Hold;
+    else if (mode == "refuse")
+      sc.no_scheduler = NoSchedulerMode::Refuse;
+    else if (mode == "serve")
+      sc.no_scheduler = NoSchedulerMode::Serve;
+    else
+      r.fail("controller.no_scheduler", "expects \"hold\", \"refuse\" or \"serve\"");
     sc.dvm = r.string(c, "dvm", "head");
   }
   if (h.contains("scheduler")) {
     const auto& s = h["scheduler"];
     if (!s.is_object()) r.fail("scheduler", "expects an object");
     r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues"}, "scheduler");
-    if (s.contains("start") && s["start"].is_null()) sc.scheduler_start.reset();
-    else sc.scheduler_start = r.number(s, "start", 0.0);
+    if (s.contains("start") && s["start"].is_null())
+      sc.scheduler_start.reset();
+    else
+      sc.scheduler_start = r.number(s, "start", 0.0);
     sc.scheduler_attaches = r.boolean(s, "attach", true);
     sc.policy = r.string(s, "policy", "fcfs");
     sc.exclusive_nodes = r.boolean(s, "exclusive_nodes", false);
@@ -283,7 +295,9 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       AllocRequest req;
       const auto dir = r.string(j, "directive");
       auto d = parse_directive(dir);
-      if (!d) r.fail("directive", "unknown directive \"" + dir + "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
+      if (!d)
+        r.fail("directive", "unknown directive \"" + dir +
+                                "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
       req.directive = *d;
       if (j.contains("info")) req.info = r.info(j["info"], "info");
       if (j.contains("app")) req.info.add(key::SESSION_APP, r.apps(j["app"], "app"));
@@ -294,9 +308,12 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       SessionCtrlRequest req;
       if (!j.contains("session")) r.fail("session", "missing (a session id, or \"all\")");
       const auto& s = j["session"];
-      if (s.is_string() && s.get<std::string>() == "all") req.session_id = kAllSessions;
-      else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX) req.session_id = s.get<std::uint32_t>();
-      else r.fail("session", "expects a session id (uint32) or \"all\"");
+      if (s.is_string() && s.get<std::string>() == "all")
+        req.session_id = kAllSessions;
+      else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX)
+        req.session_id = s.get<std::uint32_t>();
+      else
+        r.fail("session", "expects a session id (uint32) or \"all\"");
       if (!j.contains("directives")) r.fail("directives", "missing");
       req.directives = r.info(j["directives"], "directives");
       if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
@@ -325,8 +342,9 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       req.corr = corr;
       c.call = std::move(req);
     } else {
-      r.fail("op", "unknown operation \"" + op + "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                   "node_fail, daemon_start_fails, requestor_exit)");
+      r.fail("op", "unknown operation \"" + op +
+                       "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+                       "node_fail, daemon_start_fails, requestor_exit)");
     }
     sc.calls.push_back(std::move(c));
   }

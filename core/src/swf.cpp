@@ -49,9 +49,7 @@ constexpr int kChunk = 64 * 1024;
 // zlib's own input and output buffers (its default is 8 KiB).
 constexpr unsigned kZlibBuffer = 256 * 1024;
 
-constexpr bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
+constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -72,8 +70,7 @@ enum class Bad { None, NotANumber, OutOfRange, NotWhole };
 
 // from_chars() takes no leading '+'; SWF writers might.
 std::string_view drop_plus(std::string_view text) {
-  if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+')
-    text.remove_prefix(1);
+  if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
   return text;
 }
 
@@ -92,8 +89,7 @@ Bad parse_double(std::string_view text, double& out) {
     out = static_cast<double>(whole);
     return Bad::None;
   }
-  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string_view::npos)
-    return Bad::NotANumber;
+  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string_view::npos) return Bad::NotANumber;
   const char* const last = text.data() + text.size();
   const auto [end, ec] = std::from_chars(text.data(), last, out, std::chars_format::general);
   if (end != last || ec == std::errc::invalid_argument) return Bad::NotANumber;
@@ -116,14 +112,10 @@ Bad parse_int(std::string_view text, std::int64_t& out) {
 std::string bad_text(Bad bad, std::string_view token) {
   std::string quoted = "'" + std::string(token) + "'";
   switch (bad) {
-    case Bad::NotANumber:
-      return quoted + " is not a number";
-    case Bad::OutOfRange:
-      return quoted + " is out of range";
-    case Bad::NotWhole:
-      return quoted + " is not a whole number";
-    case Bad::None:
-      break;
+    case Bad::NotANumber: return quoted + " is not a number";
+    case Bad::OutOfRange: return quoted + " is out of range";
+    case Bad::NotWhole: return quoted + " is not a whole number";
+    case Bad::None: break;
   }
   return quoted;
 }
@@ -145,14 +137,12 @@ bool parse_job(std::string_view line, SwfRecord& record, Malformed& error) {
     if (p == end) break;
     const char* const start = p;
     while (p != end && !is_space(*p)) ++p;
-    if (count < kFields)
-      token[count] = std::string_view(start, static_cast<std::size_t>(p - start));
+    if (count < kFields) token[count] = std::string_view(start, static_cast<std::size_t>(p - start));
     ++count;
   }
   if (count != kFields) {
-    error = {"fields", "expected " + std::to_string(kFields) +
-                           " whitespace-separated fields, found " + std::to_string(count) + ": " +
-                           quote(line)};
+    error = {"fields", "expected " + std::to_string(kFields) + " whitespace-separated fields, found " +
+                           std::to_string(count) + ": " + quote(line)};
     return false;
   }
 
@@ -170,13 +160,11 @@ bool parse_job(std::string_view line, SwfRecord& record, Malformed& error) {
     return bad == Bad::None;
   };
   return int_field(record.job) && double_field(record.submit) && double_field(record.wait) &&
-         double_field(record.run) && int_field(record.allocated_procs) &&
-         double_field(record.avg_cpu) && double_field(record.used_memory) &&
-         int_field(record.requested_procs) && double_field(record.requested_time) &&
-         double_field(record.requested_memory) && int_field(record.status) &&
-         int_field(record.user) && int_field(record.group) && int_field(record.executable) &&
-         int_field(record.queue) && int_field(record.partition) &&
-         int_field(record.preceding_job) && double_field(record.think_time);
+         double_field(record.run) && int_field(record.allocated_procs) && double_field(record.avg_cpu) &&
+         double_field(record.used_memory) && int_field(record.requested_procs) && double_field(record.requested_time) &&
+         double_field(record.requested_memory) && int_field(record.status) && int_field(record.user) &&
+         int_field(record.group) && int_field(record.executable) && int_field(record.queue) &&
+         int_field(record.partition) && int_field(record.preceding_job) && double_field(record.think_time);
 }
 
 // "; Key: value". The key is one word before the first colon; a colon that starts a URL
@@ -225,8 +213,7 @@ std::string gz_error_text(gzFile file, const std::string& path, int saved_errno)
   const char* text = gzerror(file, &code);
   if (code == Z_ERRNO) return std::strerror(saved_errno != 0 ? saved_errno : errno);
   std::string_view message = text != nullptr ? text : "";
-  if (const std::string prefix = path + ": "; message.starts_with(prefix))
-    message.remove_prefix(prefix.size());
+  if (const std::string prefix = path + ": "; message.starts_with(prefix)) message.remove_prefix(prefix.size());
   return message.empty() ? "read error" : std::string(message);
 }
 
@@ -234,14 +221,10 @@ std::string gz_error_text(gzFile file, const std::string& path, int saved_errno)
 
 std::string_view swf_skip_name(SwfSkip reason) {
   switch (reason) {
-    case SwfSkip::NegativeRuntime:
-      return "runtime < 0";
-    case SwfSkip::NoProcessors:
-      return "processors <= 0";
-    case SwfSkip::MoreThanMaxProcs:
-      return "processors > MaxProcs";
-    case SwfSkip::Malformed:
-      return "malformed line";
+    case SwfSkip::NegativeRuntime: return "runtime < 0";
+    case SwfSkip::NoProcessors: return "processors <= 0";
+    case SwfSkip::MoreThanMaxProcs: return "processors > MaxProcs";
+    case SwfSkip::Malformed: return "malformed line";
   }
   return "unknown reason";
 }
@@ -255,8 +238,7 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
   if (!file) {
     const int saved = errno;
     throw InputError(path, 0, "",
-                     std::string("cannot open SWF file: ") +
-                         (saved != 0 ? std::strerror(saved) : "out of memory"));
+                     std::string("cannot open SWF file: ") + (saved != 0 ? std::strerror(saved) : "out of memory"));
   }
   gzbuffer(file.get(), kZlibBuffer);
 
@@ -288,8 +270,7 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
       gzerror(file.get(), &code);
       if (code != Z_OK) break;  // reported below
       if (gzeof(file.get()) == 0)
-        throw InputError(path, number, "",
-                         "binary data (a NUL byte): not a plain or gzip-compressed SWF file");
+        throw InputError(path, number, "", "binary data (a NUL byte): not a plain or gzip-compressed SWF file");
     }
 
     const std::string_view text = trim(line);
@@ -330,16 +311,14 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
   gzerror(file.get(), &code);
   if (code != Z_OK) {
     const int saved = errno;
-    throw InputError(path, number, "",
-                     "cannot read SWF file: " + gz_error_text(file.get(), path, saved));
+    throw InputError(path, number, "", "cannot read SWF file: " + gz_error_text(file.get(), path, saved));
   }
 
   // MaxProcs may only be known once the whole header is read; it is checked last, as the
   // third reason, so a job counts once.
   if (trace.max_procs) {
     const auto max = static_cast<std::uint64_t>(*trace.max_procs);
-    const auto removed =
-        std::erase_if(trace.jobs, [max](const SwfJob& j) { return j.procs > max; });
+    const auto removed = std::erase_if(trace.jobs, [max](const SwfJob& j) { return j.procs > max; });
     if (removed > 0) trace.skipped[SwfSkip::MoreThanMaxProcs] += removed;
   }
 

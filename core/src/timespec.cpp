@@ -86,8 +86,7 @@ std::string format_alloc_time(double seconds) {
   const std::int64_t secs = total % 60;
   // Months are not written: a month is a parse-side convenience, and days round-trip exactly.
   if (days > 0)
-    return std::to_string(days) + ":" + two_digits(hours) + ":" + two_digits(minutes) + ":" +
-           two_digits(secs);
+    return std::to_string(days) + ":" + two_digits(hours) + ":" + two_digits(minutes) + ":" + two_digits(secs);
   if (hours > 0) return std::to_string(hours) + ":" + two_digits(minutes) + ":" + two_digits(secs);
   if (minutes > 0) return std::to_string(minutes) + ":" + two_digits(secs);
   return std::to_string(secs);

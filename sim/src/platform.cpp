@@ -58,8 +58,7 @@ void build_star(const PlatformOptions& o, const std::vector<std::string>& names)
   for (const auto& name : names) {
     auto* host = zone->create_host(name, kHostSpeed);
     auto* link = zone->create_split_duplex_link(name + "_link", o.link_bandwidth)->set_latency(o.link_latency)->seal();
-    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
-                    {{link, sg4::LinkInRoute::Direction::UP}}, true);
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
   }
   zone->seal();
 }
@@ -92,7 +91,9 @@ void build_fat_tree(const PlatformOptions& o, const std::string& params, std::ve
     std::string part;
     while (std::getline(ss, part, ';')) parts.push_back(part);
     if (parts.size() != 4 || parts[0].find_first_not_of("0123456789") != std::string::npos || parts[0].empty())
-      throw InputError("--network", 0, "fat-tree", "expects fat-tree:LEVELS;DOWN,..;UP,..;COUNT,.. (SimGrid's topo_parameters), got '" + params + "'");
+      throw InputError(
+          "--network", 0, "fat-tree",
+          "expects fat-tree:LEVELS;DOWN,..;UP,..;COUNT,.. (SimGrid's topo_parameters), got '" + params + "'");
     levels = static_cast<unsigned>(std::stoul(parts[0]));
     down = parse_uints(parts[1], "fat-tree down");
     up = parse_uints(parts[2], "fat-tree up");
@@ -103,14 +104,16 @@ void build_fat_tree(const PlatformOptions& o, const std::string& params, std::ve
   std::size_t leaves = 1;
   for (auto d : down) leaves *= d;
   if (leaves < names.size())
-    throw InputError("--network", 0, "fat-tree", "the tree has " + std::to_string(leaves) + " leaves for " +
-                                                       std::to_string(names.size()) + " hosts (3 service hosts + the nodes)");
+    throw InputError("--network", 0, "fat-tree",
+                     "the tree has " + std::to_string(leaves) + " leaves for " + std::to_string(names.size()) +
+                         " hosts (3 service hosts + the nodes)");
   for (std::size_t i = names.size(); i < leaves; ++i) names.push_back("spare-" + std::to_string(i));
   auto* root = sg4::create_full_zone("world");
   const sg4::FatTreeParams tree(levels, down, up, count);
   auto make_leaf = [names](sg4::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
     auto* host = zone->create_host(names.at(id), kHostSpeed);
-    return std::make_pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*>(host->get_netpoint(), nullptr);
+    return std::make_pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*>(
+        host->get_netpoint(), nullptr);
   };
   sg4::create_fatTree_zone("cluster", root, tree, sg4::ClusterCallbacks(make_leaf), o.link_bandwidth, o.link_latency,
                            sg4::Link::SharingPolicy::SPLITDUPLEX)
@@ -140,11 +143,13 @@ Machine pick_roles(sg4::Engine& engine, const PlatformOptions& o, const std::str
   }
   std::erase_if(hosts, [](auto* h) { return h->get_name().rfind("spare-", 0) == 0; });
   if (!m.login || hosts.empty())
-    throw InputError(origin, 0, "", "the platform needs at least 4 hosts: head, scheduler, login, and one compute node");
+    throw InputError(origin, 0, "",
+                     "the platform needs at least 4 hosts: head, scheduler, login, and one compute node");
   if (o.nodes > 0) {
     if (o.nodes > hosts.size())
-      throw InputError(origin, 0, "--nodes", "asks for " + std::to_string(o.nodes) + " compute nodes; the platform has " +
-                                                 std::to_string(hosts.size()));
+      throw InputError(
+          origin, 0, "--nodes",
+          "asks for " + std::to_string(o.nodes) + " compute nodes; the platform has " + std::to_string(hosts.size()));
     hosts.resize(o.nodes);
   }
   m.compute = std::move(hosts);
@@ -177,7 +182,8 @@ Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
   } else if (o.network == "fat-tree" || o.network.rfind("fat-tree:", 0) == 0) {
     build_fat_tree(o, o.network.size() > 9 ? o.network.substr(9) : "", names);
   } else {
-    throw InputError("--network", 0, "network", "expects star, fat-tree or fat-tree:L;DOWN;UP;COUNT, got '" + o.network + "'");
+    throw InputError("--network", 0, "network",
+                     "expects star, fat-tree or fat-tree:L;DOWN;UP;COUNT, got '" + o.network + "'");
   }
   PlatformOptions generated = o;
   generated.nodes = nodes;

@@ -21,16 +21,16 @@
 #include "pmixflow/json_text.hpp"
 #include "pmixflow/outcomes.hpp"
 #include "pmixflow/output_file.hpp"
-#include "pmixflow/replay.hpp"
-#include "pmixflow/run_outcomes.hpp"
-#include "pmixflow/swf.hpp"
 #include "pmixflow/policy.hpp"
+#include "pmixflow/replay.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/daemon.hpp"
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/run_outcomes.hpp"
 #include "pmixflow/scenario.hpp"
 #include "pmixflow/sim/world.hpp"
+#include "pmixflow/swf.hpp"
 
 namespace sg4 = simgrid::s4u;
 using json = nlohmann::json;
@@ -84,7 +84,8 @@ Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cl
     name = chosen.front();
   } catch (const InputError& e) {
     if (cluster.find(node) == Cluster::kHead)
-      throw InputError(sc.origin, c.line, "via", "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
+      throw InputError(sc.origin, c.line, "via",
+                       "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
     const auto& nodes = cluster.nodes();
     throw InputError(sc.origin, c.line, "via",
                      "no single compute node '" + node + "': " + e.detail() + " (nodes are " + nodes[1].name + " .. " +
@@ -114,9 +115,12 @@ std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
 std::string fmt_seconds(double s) {
   std::ostringstream o;
   o << std::setprecision(3);
-  if (s < 1e-3) o << s * 1e6 << " us";
-  else if (s < 1) o << s * 1e3 << " ms";
-  else o << std::setprecision(6) << s << " s";
+  if (s < 1e-3)
+    o << s * 1e6 << " us";
+  else if (s < 1)
+    o << s * 1e3 << " ms";
+  else
+    o << std::setprecision(6) << s << " s";
   return o.str();
 }
 
@@ -134,12 +138,14 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     // of MaxProcs / MaxNodes slots.
     if (opts.platform.platform_file.empty() && opts.platform.nodes == 0) {
       if (!trace->max_nodes || *trace->max_nodes <= 0)
-        throw InputError(o.trace_file, 0, "MaxNodes", "the header has no MaxNodes: give the machine with --nodes or --platform");
+        throw InputError(o.trace_file, 0, "MaxNodes",
+                         "the header has no MaxNodes: give the machine with --nodes or --platform");
       opts.platform.nodes = static_cast<std::uint32_t>(*trace->max_nodes);
     }
     if (o.topology_is_default && trace->max_procs && trace->max_nodes && *trace->max_nodes > 0) {
       shape.source = "trace header (MaxProcs / MaxNodes)";
-      shape.slots = shape.cores = shape.pus = static_cast<unsigned>(std::max<std::int64_t>(1, *trace->max_procs / *trace->max_nodes));
+      shape.slots = shape.cores = shape.pus =
+          static_cast<unsigned>(std::max<std::int64_t>(1, *trace->max_procs / *trace->max_nodes));
     } else {
       shape = node_shape(o);
     }
@@ -161,7 +167,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   }
 
   // SimGrid is configured before the platform exists: size it from what was asked for.
-  auto args = engine_args(o, opts.platform.platform_file.empty() ? (opts.platform.nodes ? opts.platform.nodes : 8) : opts.platform.nodes);
+  auto args = engine_args(
+      o, opts.platform.platform_file.empty() ? (opts.platform.nodes ? opts.platform.nodes : 8) : opts.platform.nodes);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
@@ -173,8 +180,10 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   for (auto* h : machine.compute) nodes.push_back(Node{h->get_name(), shape.slots, true});
   const Cluster cluster(std::move(nodes));
 
-  if (trace) sc = scenario_from_trace(*trace, static_cast<std::uint32_t>(cluster.size() - 1),
-                                      ReplayOptions{o.via_daemon, o.seed, policy_name, 1.0, o.preemptible_queues, o.all_preemptible});
+  if (trace)
+    sc = scenario_from_trace(
+        *trace, static_cast<std::uint32_t>(cluster.size() - 1),
+        ReplayOptions{o.via_daemon, o.seed, policy_name, 1.0, o.preemptible_queues, o.all_preemptible});
 
   // Requestors, in order of first appearance; their calls resolved against the machine.
   std::map<std::string, std::uint32_t> requestor_index;
@@ -200,8 +209,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     std::filesystem::create_directories(o.out_dir, ec);
     if (ec) throw InputError(o.out_dir, 0, "--out", "cannot create the output directory: " + ec.message());
     if (o.events) {
-      json inputs{{"scenario", sc.origin}, {"platform", machine.description}, {"topology", shape.source},
-                  {"nodes", cluster.size() - 1}, {"slots_per_node", shape.slots}, {"policy", policy_name}};
+      json inputs{{"scenario", sc.origin},       {"platform", machine.description}, {"topology", shape.source},
+                  {"nodes", cluster.size() - 1}, {"slots_per_node", shape.slots},   {"policy", policy_name}};
       log = std::make_unique<EventLogWriter>(o.out_dir + "/events.jsonl", "sim", o.seed, inputs.dump());
     }
   }
@@ -223,11 +232,10 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   scheduler_config.exclusive_nodes = sc.exclusive_nodes || o.exclusive_nodes;
   scheduler_config.queue_priorities = sc.queue_priorities;
   for (const auto& [queue, priority] : o.queue_priorities) scheduler_config.queue_priorities[queue] = priority;
-  world.add_party(Address::scheduler(), "scheduler", machine.scheduler,
-                  [&](Env& env) {
-                    return std::make_unique<Scheduler>(env, cluster, make_policy(policy_name), scheduler_config);
-                  },
-                  scheduler_schedule);
+  world.add_party(
+      Address::scheduler(), "scheduler", machine.scheduler,
+      [&](Env& env) { return std::make_unique<Scheduler>(env, cluster, make_policy(policy_name), scheduler_config); },
+      scheduler_schedule);
   std::vector<std::vector<std::pair<double, bool>>> requestor_schedule(requestor_names.size(), {{0.0, true}});
   for (const auto& exit : sc.requestor_exits) {
     auto it = requestor_index.find(exit.requestor);
@@ -236,11 +244,12 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     requestor_schedule[it->second].emplace_back(exit.at, false);
   }
   for (std::uint32_t i = 0; i < requestor_names.size(); ++i) {
-    world.add_party(Address::requestor(i), "requestor:" + requestor_names[i], machine.login,
-                    [&, i](Env& env) {
-                      return std::make_unique<Requestor>(env, Proc{requestor_names[i], 0}, std::move(plans[i]));
-                    },
-                    requestor_schedule[i]);
+    world.add_party(
+        Address::requestor(i), "requestor:" + requestor_names[i], machine.login,
+        [&, i](Env& env) {
+          return std::make_unique<Requestor>(env, Proc{requestor_names[i], 0}, std::move(plans[i]));
+        },
+        requestor_schedule[i]);
   }
   for (const auto& fault : sc.node_events) {
     std::string name;
@@ -252,13 +261,16 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       throw InputError(sc.origin, fault.line, "node", "no single compute node '" + fault.node + "': " + e.detail());
     }
     const NodeId node = *cluster.find(name);
-    if (fault.fault == NodeFault::Dies) world.fail_node(fault.at, node);
-    else world.fail_next_daemon_start(fault.at, node);
+    if (fault.fault == NodeFault::Dies)
+      world.fail_node(fault.at, node);
+    else
+      world.fail_next_daemon_start(fault.at, node);
   }
   DaemonConfig daemon_config;
   daemon_config.jitter = o.jitter;
   daemon_config.seed = o.seed;
-  world.set_daemon_factory([daemon_config](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node, daemon_config); });
+  world.set_daemon_factory(
+      [daemon_config](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node, daemon_config); });
 
   const auto wall_start = std::chrono::steady_clock::now();
   // A long run shows how far it is on a terminal, and stays quiet anywhere else.
@@ -273,8 +285,9 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         const double done = std::min(1.0, sg4::Engine::get_clock() / horizon);
         const int filled = static_cast<int>(done * 30);
-        std::fprintf(stderr, "\r  [%.*s%*s] %3.0f%%  %.0f msg/s  ETA %.0f s  ", filled, "==============================",
-                     30 - filled, "", done * 100, static_cast<double>(world.stats().messages) / std::max(wall, 1e-9),
+        std::fprintf(stderr, "\r  [%.*s%*s] %3.0f%%  %.0f msg/s  ETA %.0f s  ", filled,
+                     "==============================", 30 - filled, "", done * 100,
+                     static_cast<double>(world.stats().messages) / std::max(wall, 1e-9),
                      done > 0 ? wall * (1 - done) / done : 0.0);
         std::fflush(stderr);
         if (step >= kSteps) break;
@@ -296,8 +309,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     if (!req) continue;
     for (const auto& r : req->results()) {
       const ScenarioCall* c = by_corr.at(r.corr);
-      json entry{{"corr", r.corr}, {"line", c->line}, {"what", r.what}, {"via", c->via}, {"sent", r.sent},
-                 {"status", r.answered < 0 ? "none" : status_name(r.status)}};
+      json entry{{"corr", r.corr}, {"line", c->line}, {"what", r.what},
+                 {"via", c->via},  {"sent", r.sent},  {"status", r.answered < 0 ? "none" : status_name(r.status)}};
       if (r.answered >= 0) entry["answered"] = r.answered;
       json info = json::object();
       for (const auto& item : r.info.items) info[item.key] = json::parse(value_to_json(item.value));
@@ -310,13 +323,16 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
         ++checked;
         entry["expected"] = status_name(*c->expect_status);
         if (r.answered >= 0 && r.status != *c->expect_status)
-          failures.push_back({{"corr", r.corr}, {"line", c->line}, {"expected", status_name(*c->expect_status)},
+          failures.push_back({{"corr", r.corr},
+                              {"line", c->line},
+                              {"expected", status_name(*c->expect_status)},
                               {"got", status_name(r.status)}});
       }
       calls.push_back(entry);
-      call_lines << "    " << std::left << std::setw(10) << r.corr << std::setw(26) << r.what << " via " << std::setw(14)
-                 << c->via << " -> "
-                 << (r.answered < 0 ? std::string("NO ANSWER") : status_name(r.status) + " after " + fmt_seconds(r.answered - r.sent));
+      call_lines << "    " << std::left << std::setw(10) << r.corr << std::setw(26) << r.what << " via "
+                 << std::setw(14) << c->via << " -> "
+                 << (r.answered < 0 ? std::string("NO ANSWER")
+                                    : status_name(r.status) + " after " + fmt_seconds(r.answered - r.sent));
       if (const auto* alloc = r.info.get<std::string>(key::ALLOC_ID)) call_lines << " (" << *alloc << ")";
       call_lines << "\n";
     }
@@ -329,11 +345,20 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       json jobs = json::array();
       for (const auto& [ns, st] : a.jobs) jobs.push_back({{"nspace", ns}, {"status", status_name(st)}});
       if (a.ended >= 0 && a.started >= 0) ++completed;
-      allocations.push_back({{"alloc_id", a.alloc_id}, {"session", a.session_id}, {"corr", a.corr},
-                             {"requestor", a.requestor}, {"submitted", a.submitted}, {"started", a.started},
-                             {"ended", a.ended}, {"cpus", a.cpus}, {"nodes", a.node_list},
-                             {"status", status_name(a.status)}, {"jobs", jobs}, {"priority", a.priority},
-                             {"preemptions", a.preemptions}, {"lost_cpu_s", a.lost_cpu_s}});
+      allocations.push_back({{"alloc_id", a.alloc_id},
+                             {"session", a.session_id},
+                             {"corr", a.corr},
+                             {"requestor", a.requestor},
+                             {"submitted", a.submitted},
+                             {"started", a.started},
+                             {"ended", a.ended},
+                             {"cpus", a.cpus},
+                             {"nodes", a.node_list},
+                             {"status", status_name(a.status)},
+                             {"jobs", jobs},
+                             {"priority", a.priority},
+                             {"preemptions", a.preemptions},
+                             {"lost_cpu_s", a.lost_cpu_s}});
     }
   }
   // Each allocation request's fate, in Batsim's terms, for jobs.csv and the metrics.
@@ -424,8 +449,9 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     jobs_file.commit();
     if (recorded_file) recorded_file->commit();
     summary_file.commit();
-    written = "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
-              o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";
+    written =
+        "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
+        o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";
   }
   if (!o.quiet) {
     out << "pmixflow sim: " << (sc.name.empty() ? sc.origin : sc.name) << "\n";
@@ -437,7 +463,8 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
     if (trace) {
       std::size_t skipped = 0;
       for (const auto& [reason, count] : trace->skipped) skipped += count;
-      out << "  jobs: " << metrics.jobs << " run, " << metrics.rejected << " rejected, " << skipped << " skipped in the trace\n";
+      out << "  jobs: " << metrics.jobs << " run, " << metrics.rejected << " rejected, " << skipped
+          << " skipped in the trace\n";
       out << std::setprecision(6) << "  mean wait " << metrics.mean_wait_s << " s (max " << metrics.max_wait_s
           << " s), mean bounded slowdown " << metrics.mean_bounded_slowdown << ", utilization " << metrics.utilization
           << ", makespan " << metrics.makespan_s << " s\n";

@@ -32,9 +32,7 @@ class Topology {
   std::unique_ptr<hwloc_topology, Destroy> handle_;
 };
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw InputError(path, 0, "", what);
-}
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path, 0, "", what); }
 
 unsigned count(const Topology& topo, hwloc_obj_type_t type) {
   const int n = hwloc_get_nbobjs_by_type(topo.get(), type);
@@ -62,8 +60,7 @@ NodeShape load_topology(const std::string& path, SlotUnit unit) {
 
   if (hwloc_topology_set_xml(topo.get(), path.c_str()) != 0)
     fail(path, "not a valid hwloc XML topology (hwloc could not parse it)");
-  if (hwloc_topology_load(topo.get()) != 0)
-    fail(path, "hwloc could not load the topology from this XML");
+  if (hwloc_topology_load(topo.get()) != 0) fail(path, "hwloc could not load the topology from this XML");
 
   NodeShape shape;
   shape.source = path;

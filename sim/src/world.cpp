@@ -225,7 +225,7 @@ struct World::Parked {
   sg4::SemaphorePtr go = sg4::Semaphore::create(0);
   Party* party = nullptr;  // null once a restarted daemon has an actor of its own
   std::list<Parked*>::iterator at;
-  bool resume = false;     // false: the actor ends instead
+  bool resume = false;  // false: the actor ends instead
 };
 
 Address PartyEnv::self() const { return party_.address; }
@@ -250,7 +250,8 @@ void World::add_party(Address address, std::string name, sg4::Host* host, RoleFa
   p->listening = true;
   for (const auto& [at, up] : schedule) {
     Party* party = p.get();
-    p->env->arm(at, [this, party, up = up] { up ? go_up(*party) : go_down(*party); }, true);
+    p->env->arm(
+        at, [this, party, up = up] { up ? go_up(*party) : go_down(*party); }, true);
   }
   if (address.kind == PartyKind::Requestor) {
     if (requestors_.size() <= address.index) requestors_.resize(address.index + 1, nullptr);
@@ -266,12 +267,14 @@ void World::set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)
 void World::fail_node(double at, NodeId node) {
   // Carried out by the controller's actor: it is the party that notices the loss.
   Party* controller = find(Address::controller());
-  controller->env->arm(at, [this, node] { kill_node(node); }, true);
+  controller->env->arm(
+      at, [this, node] { kill_node(node); }, true);
 }
 
 void World::fail_next_daemon_start(double at, NodeId node) {
   Party* controller = find(Address::controller());
-  controller->env->arm(at, [this, node] { failing_starts_.insert(node); }, true);
+  controller->env->arm(
+      at, [this, node] { failing_starts_.insert(node); }, true);
 }
 
 void World::kill_node(NodeId node) {

@@ -17,7 +17,8 @@ std::filesystem::path write_scenario(const std::filesystem::path& dir, const std
   return file;
 }
 
-const std::string kHeader = R"({"format":"pmixflow-scenario","version":1})" "\n";
+const std::string kHeader = R"({"format":"pmixflow-scenario","version":1})"
+                            "\n";
 
 struct Refusal {
   RunResult result;
@@ -64,8 +65,8 @@ TEST(Cli, TheDemoWritesItsOutputsWhereAsked) {
 TEST(Cli, HelpDocumentsEveryOption) {
   const auto r = run_pmixflow({"sim", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--platform", "--topology", "--nodes", "--network", "--scenario", "--seed", "--out", "--slots",
-                             "--policy", "--no-events", "--daemon-startup", "--contexts", "--quiet"})
+  for (const char* option : {"--platform", "--topology", "--nodes", "--network", "--scenario", "--seed", "--out",
+                             "--slots", "--policy", "--no-events", "--daemon-startup", "--contexts", "--quiet"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 
@@ -76,8 +77,11 @@ TEST(Cli, AMissingScenarioFileIsNamed) {
 }
 
 TEST(Cli, AMalformedLineIsNamedByFileAndLine) {
-  const auto r = refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"PMIX_ALLOC_NEW"})" "\n"
-                                  R"({"at":2,"op":"alloc", oops)" "\n");
+  const auto r =
+      refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"PMIX_ALLOC_NEW"})"
+                       "\n"
+                       R"({"at":2,"op":"alloc", oops)"
+                       "\n");
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("scenario.jsonl:3"), std::string::npos) << r.result.err;
   EXPECT_NE(r.result.err.find("not valid JSON"), std::string::npos) << r.result.err;
@@ -85,7 +89,9 @@ TEST(Cli, AMalformedLineIsNamedByFileAndLine) {
 }
 
 TEST(Cli, AnUnknownDirectiveIsNamedByLineAndField) {
-  const auto r = refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"PMIX_ALLOC_GROW"})" "\n");
+  const auto r =
+      refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"PMIX_ALLOC_GROW"})"
+                       "\n");
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("scenario.jsonl:2: field 'directive'"), std::string::npos) << r.result.err;
   EXPECT_NE(r.result.err.find("PMIX_ALLOC_GROW"), std::string::npos);
@@ -93,7 +99,9 @@ TEST(Cli, AnUnknownDirectiveIsNamedByLineAndField) {
 }
 
 TEST(Cli, AnUnknownNodeIsNamedByLineAndField) {
-  const auto r = refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"daemon:n99","directive":"PMIX_ALLOC_NEW"})" "\n");
+  const auto r =
+      refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"daemon:n99","directive":"PMIX_ALLOC_NEW"})"
+                       "\n");
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("scenario.jsonl:2: field 'via'"), std::string::npos) << r.result.err;
   EXPECT_NE(r.result.err.find("n99"), std::string::npos);
@@ -101,13 +109,17 @@ TEST(Cli, AnUnknownNodeIsNamedByLineAndField) {
 }
 
 TEST(Cli, AValueOfTheWrongTypeIsNamedByItsKey) {
-  const auto r = refuse(kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_CPUS":"four"}})" "\n");
+  const auto r = refuse(
+      kHeader +
+      R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_CPUS":"four"}})"
+      "\n");
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("field 'info.PMIX_ALLOC_NUM_CPUS'"), std::string::npos) << r.result.err;
 }
 
 TEST(Cli, AMissingHeaderIsRefused) {
-  const auto r = refuse(R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW"})" "\n");
+  const auto r = refuse(R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW"})"
+                        "\n");
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("scenario.jsonl:1: field 'format'"), std::string::npos) << r.result.err;
 }
@@ -132,7 +144,11 @@ TEST(Cli, BadOptionValuesAreRefused) {
 
 TEST(Cli, AFailedExpectationExitsOne) {
   const auto dir = scratch_dir("expect");
-  const auto file = write_scenario(dir, kHeader + R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_CPUS":2},"expect":{"status":"PMIX_ERR_NOT_FOUND"}})" "\n");
+  const auto file = write_scenario(
+      dir,
+      kHeader +
+          R"({"at":1,"op":"alloc","requestor":"r","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_CPUS":2},"expect":{"status":"PMIX_ERR_NOT_FOUND"}})"
+          "\n");
   const auto r = run_pmixflow({"sim", "--scenario", file.string()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;

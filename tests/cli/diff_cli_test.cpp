@@ -64,8 +64,12 @@ TEST(DiffCli, EasyAgainstFcfsNamesTheFirstDivergingEventAndTheJobsThatMoved) {
   const auto trace = dir / "t.swf";
   std::ofstream(trace) << kTrace;
   const auto fcfs = dir / "fcfs", easy = dir / "easy";
-  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "fcfs", "--out", fcfs.string()}).exit_code, 0);
-  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "easy", "--out", easy.string()}).exit_code, 0);
+  ASSERT_EQ(
+      run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "fcfs", "--out", fcfs.string()}).exit_code,
+      0);
+  ASSERT_EQ(
+      run_pmixflow({"sim", "--quiet", "--trace", trace.string(), "--policy", "easy", "--out", easy.string()}).exit_code,
+      0);
   // The headers differ in their inputs (the policy); the events further on.
   const std::size_t line = first_differing_event_line(fcfs / "events.jsonl", easy / "events.jsonl");
   ASSERT_GT(line, 1u);

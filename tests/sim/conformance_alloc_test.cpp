@@ -33,7 +33,8 @@ SimRun simulate(const std::string& scenario) {
   std::string text = slurp(source_path(kScenarioDir + scenario));
   // Hostfile paths relative to the repository root become absolute (see the top of the file).
   const std::string rel = kScenarioDir, abs = source_path(kScenarioDir);
-  for (auto at = text.find(rel); at != std::string::npos; at = text.find(rel, at + abs.size())) text.replace(at, rel.size(), abs);
+  for (auto at = text.find(rel); at != std::string::npos; at = text.find(rel, at + abs.size()))
+    text.replace(at, rel.size(), abs);
   const auto generated = dir / scenario;
   {
     std::ofstream out(generated);
@@ -56,11 +57,14 @@ std::string ev_of(const json& e) { return e.value("ev", ""); }
 std::string hop(const json& e) {
   std::string h = e["who"].get<std::string>() + ">" + e["to"].get<std::string>() + ":" + e["msg"].get<std::string>();
   const std::string msg = e["msg"];
-  if (msg == "alloc_request") h += "(" + e["directive"].get<std::string>() + ")";
+  if (msg == "alloc_request")
+    h += "(" + e["directive"].get<std::string>() + ")";
   else if (msg == "alloc_response" || msg == "session_ctrl_response" || msg == "spawn_response")
     h += "(" + e["status"].get<std::string>() + ")";
-  else if (msg == "notify") h += "(" + e["code"].get<std::string>() + ")";
-  else if (msg == "session_ctrl" && !e["directives"].empty()) h += "(" + e["directives"][0][0].get<std::string>() + ")";
+  else if (msg == "notify")
+    h += "(" + e["code"].get<std::string>() + ")";
+  else if (msg == "session_ctrl" && !e["directives"].empty())
+    h += "(" + e["directives"][0][0].get<std::string>() + ")";
   return h;
 }
 
@@ -88,11 +92,13 @@ long first_index(const SimRun& run, Pred pred) {
 }
 
 long index_of(const SimRun& run, const std::string& ev, const std::string& corr = "") {
-  return first_index(run, [&](const json& e) { return ev_of(e) == ev && (corr.empty() || e.value("corr", "") == corr); });
+  return first_index(run,
+                     [&](const json& e) { return ev_of(e) == ev && (corr.empty() || e.value("corr", "") == corr); });
 }
 
 long index_of_hop(const SimRun& run, const std::string& corr, const std::string& h) {
-  return first_index(run, [&](const json& e) { return ev_of(e) == "send" && e.value("corr", "") == corr && hop(e) == h; });
+  return first_index(run,
+                     [&](const json& e) { return ev_of(e) == "send" && e.value("corr", "") == corr && hop(e) == h; });
 }
 
 const json& call(const SimRun& run, const std::string& corr) {
@@ -146,7 +152,8 @@ std::vector<std::string> daemons_started(const SimRun& run, double from, double 
 std::map<std::string, int> launches(const SimRun& run, const std::string& corr) {
   std::map<std::string, int> out;
   for (const auto& e : run.events)
-    if (ev_of(e) == "send" && e["msg"] == "launch_procs" && e.value("corr", "") == corr) out[e["to"].get<std::string>()] += e["procs"].get<int>();
+    if (ev_of(e) == "send" && e["msg"] == "launch_procs" && e.value("corr", "") == corr)
+      out[e["to"].get<std::string>()] += e["procs"].get<int>();
   return out;
 }
 
@@ -241,8 +248,8 @@ TEST(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
                                   "controller>requestor:r:alloc_response(PMIX_ERR_UNREACH)",
                               }));
   EXPECT_EQ(events(run, "request.refused", "r#1").size(), 1u);
-  EXPECT_TRUE(events(run, "alloc.standalone").empty());   // not served from the pool
-  EXPECT_TRUE(events(run, "request.held").empty());       // nor held
+  EXPECT_TRUE(events(run, "alloc.standalone").empty());  // not served from the pool
+  EXPECT_TRUE(events(run, "request.held").empty());      // nor held
   EXPECT_TRUE(events(run, "session.instantiate").empty());
 }
 
@@ -268,7 +275,8 @@ TEST(Standalone, ReleaseIsServedByTheController) {
   EXPECT_EQ(reclaimed[0]["alloc"], "dvm-alloc-1");
   EXPECT_EQ(reclaimed[0]["nodes_to"], "dvm-pool");
   EXPECT_GT(reclaimed[0]["t"].get<double>(), answered(run, "b#1"));
-  EXPECT_LT(index_of(run, "session.reclaimed"), index_of_hop(run, "a#2", "controller>requestor:a:alloc_response(PMIX_SUCCESS)"));
+  EXPECT_LT(index_of(run, "session.reclaimed"),
+            index_of_hop(run, "a#2", "controller>requestor:a:alloc_response(PMIX_SUCCESS)"));
   // The released nodes are granted again: the whole machine.
   EXPECT_EQ(answer_info(run, "c#1", "pmix.alloc.nlist"), "n01:8,n02:8,n03:8,n04:8,n05:8,n06:8,n07:8,n08:8");
 }
@@ -420,7 +428,8 @@ TEST(Activate, SlotCountsAndEmptyNodesAreRefused) {
     EXPECT_EQ(status(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
     const auto refused = events(run, "activate.refused", corr);
     ASSERT_EQ(refused.size(), 1u) << corr;
-    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos) << corr << ": " << refused[0].dump();
+    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos)
+        << corr << ": " << refused[0].dump();
     EXPECT_EQ(hops(run, corr), (std::vector<std::string>{
                                    "requestor:u>controller:alloc_request(PMIX_ALLOC_ACTIVATE)",
                                    "controller>requestor:u:alloc_response(PMIX_ERR_BAD_PARAM)",
@@ -464,7 +473,7 @@ TEST(Activate, NodeOutsideTheAllocationIsAnError) {
   EXPECT_EQ(answer_info(run, "r#1", "pmix.alloc.nlist"), "n01:8");
   const std::vector<std::pair<std::string, std::string>> cases{
       {"u#1", "node 'n99' is not in the allocation"},  // not in the machine
-      {"u#2", "+n8 is out of range"},                   // past the last allocated node
+      {"u#2", "+n8 is out of range"},                  // past the last allocated node
       {"u#3", "node 'n99' is not in the allocation"},  // a good node with a bad one
       {"r#2", "node 'n05' is not in the allocation"},  // in the machine, not in alloc-1
   };
@@ -472,7 +481,8 @@ TEST(Activate, NodeOutsideTheAllocationIsAnError) {
     EXPECT_EQ(status(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
     const auto refused = events(run, "activate.refused", corr);
     ASSERT_EQ(refused.size(), 1u) << corr;
-    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos) << corr << ": " << refused[0].dump();
+    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos)
+        << corr << ": " << refused[0].dump();
     EXPECT_TRUE(events(run, "dvm.grow", corr).empty()) << corr;
     expect_no_scheduler_decision(run, corr);
   }
@@ -513,7 +523,8 @@ TEST(Activate, FailedDaemonStartEndsTheChangeWithDvmMod) {
   const SimRun run = simulate("activate-dvm-mod.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");  // granted: the failure comes later, as the event
   EXPECT_EQ(status(run, "u#2"), "PMIX_SUCCESS");
-  const auto failed = first_index(run, [](const json& e) { return ev_of(e) == "daemon.start_failed" && e["who"] == "daemon:n03"; });
+  const auto failed =
+      first_index(run, [](const json& e) { return ev_of(e) == "daemon.start_failed" && e["who"] == "daemon:n03"; });
   ASSERT_GE(failed, 0);
   const auto noticed = events(run, "daemon.failed");
   ASSERT_EQ(noticed.size(), 1u);
@@ -573,9 +584,11 @@ TEST(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActiva
   // FLOW.md 6 and 8: the other nodes are allocated and not in the DVM, and the log says so.
   std::set<std::string> logged_without_daemon;
   for (const auto& e : run.events)
-    if (ev_of(e) == "node" && e["t"].get<double>() < 0.5 && e["daemon"] == "none") logged_without_daemon.insert(e["node"].get<std::string>());
+    if (ev_of(e) == "node" && e["t"].get<double>() < 0.5 && e["daemon"] == "none")
+      logged_without_daemon.insert(e["node"].get<std::string>());
   EXPECT_EQ(logged_without_daemon, (std::set<std::string>{"n03", "n04", "n05", "n06", "n07", "n08"}))
-      << "the event log does not show the allocated nodes that have no daemon (FLOW.md 8: every node, allocated or not, in the DVM or not)";
+      << "the event log does not show the allocated nodes that have no daemon (FLOW.md 8: every node, allocated or "
+         "not, in the DVM or not)";
   // Unusable: 24 ranks do not fit the 16 slots of the DVM.
   EXPECT_EQ(status(run, "s#1"), "PMIX_ERR_OUT_OF_RESOURCE");
   EXPECT_TRUE(launches(run, "s#1").empty());
@@ -584,7 +597,8 @@ TEST(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActiva
   expect_no_scheduler_decision(run, "u#1");
   EXPECT_EQ(daemons_started(run, 1.5, 3), (std::vector<std::string>{"n03", "n04", "n05", "n06", "n07", "n08"}));
   EXPECT_EQ(status(run, "s#2"), "PMIX_SUCCESS");
-  EXPECT_EQ(launches(run, "s#2"), (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 8}, {"daemon:n03", 8}}));
+  EXPECT_EQ(launches(run, "s#2"),
+            (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 8}, {"daemon:n03", 8}}));
 }
 
 TEST(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilActivated) {
@@ -603,7 +617,8 @@ TEST(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilAc
   EXPECT_EQ(shut, (std::set<std::string>{"daemon:n01", "daemon:n02"}));
   EXPECT_EQ(exited, (std::set<std::string>{"daemon:n01", "daemon:n02"}));
   for (const char* n : {"n01", "n02"}) {
-    const long gone = first_index(run, [&](const json& e) { return ev_of(e) == "node" && e["node"] == n && e["daemon"] == "none"; });
+    const long gone =
+        first_index(run, [&](const json& e) { return ev_of(e) == "node" && e["node"] == n && e["daemon"] == "none"; });
     EXPECT_GE(gone, 0) << n;
     EXPECT_LT(gone, index_of(run, "answer", "r#2")) << n;
   }
@@ -653,17 +668,18 @@ TEST(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   // Exactly the standalone request's path: to the scheduler, which instantiates the session
   // and answers; the job is launched only then, onto the grant.
-  EXPECT_EQ(hops(run, "s#1"), (std::vector<std::string>{
-                                  "requestor:s>controller:spawn",
-                                  "controller>scheduler:alloc_request(PMIX_ALLOC_NEW)",
-                                  "scheduler>controller:session_ctrl(pmix.ssn.inst)",
-                                  "controller>scheduler:session_ctrl_response(PMIX_SUCCESS)",
-                                  "scheduler>controller:alloc_response(PMIX_SUCCESS)",
-                                  "controller>daemon:n01:launch_procs",
-                                  "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
-                                  "controller>scheduler:session_ctrl(pmix.ssn.complete)",  // the job ended: session complete
-                                  "scheduler>controller:session_ctrl_response(PMIX_SUCCESS)",
-                              }));
+  EXPECT_EQ(hops(run, "s#1"),
+            (std::vector<std::string>{
+                "requestor:s>controller:spawn",
+                "controller>scheduler:alloc_request(PMIX_ALLOC_NEW)",
+                "scheduler>controller:session_ctrl(pmix.ssn.inst)",
+                "controller>scheduler:session_ctrl_response(PMIX_SUCCESS)",
+                "scheduler>controller:alloc_response(PMIX_SUCCESS)",
+                "controller>daemon:n01:launch_procs",
+                "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
+                "controller>scheduler:session_ctrl(pmix.ssn.complete)",  // the job ended: session complete
+                "scheduler>controller:session_ctrl_response(PMIX_SUCCESS)",
+            }));
   // The request carries what the standalone request would, plus PMIX_REQUESTOR.
   for (const auto& e : run.events) {
     if (ev_of(e) == "send" && e.value("corr", "") == "s#1" && e["msg"] == "alloc_request") {
@@ -762,7 +778,8 @@ TEST(SpawnAlloc, LaunchFailureReleasesTheAllocationBeforeTheSpawnFails) {
   std::string release_status;
   for (std::size_t i = static_cast<std::size_t>(release_sent) + 1; i < run.events.size(); ++i) {
     const auto& e = run.events[i];
-    if (ev_of(e) == "recv" && e["who"] == "controller" && e["msg"] == "alloc_response" && e.value("corr", "") == "x#1") {
+    if (ev_of(e) == "recv" && e["who"] == "controller" && e["msg"] == "alloc_response" &&
+        e.value("corr", "") == "x#1") {
       release_answer = static_cast<long>(i);
       release_status = e["status"].get<std::string>();
       break;
@@ -771,7 +788,8 @@ TEST(SpawnAlloc, LaunchFailureReleasesTheAllocationBeforeTheSpawnFails) {
   ASSERT_GE(release_answer, 0) << "the RELEASE was never answered";
   EXPECT_LT(release_answer, spawn_answer);
   // "hands the allocation back": the RELEASE succeeds, and the scheduler holds nothing for it.
-  EXPECT_EQ(release_status, "PMIX_SUCCESS") << "the RELEASE of the failed spawn's allocation was refused" << joined(path);
+  EXPECT_EQ(release_status, "PMIX_SUCCESS")
+      << "the RELEASE of the failed spawn's allocation was refused" << joined(path);
   EXPECT_EQ(events(run, "session.completed", "x#1").size(), 1u);
   const auto& allocs = run.summary["allocations"];
   ASSERT_EQ(allocs.size(), 1u);
@@ -804,7 +822,8 @@ TEST(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
   EXPECT_LT(served, terminated);
   EXPECT_LT(terminated, spawn_answer);
   // Nothing stays held once the requestor hears of the failure.
-  const auto reclaimed = first_index(run, [](const json& e) { return ev_of(e) == "session.reclaimed" && e["alloc"] == "dvm-alloc-2"; });
+  const auto reclaimed =
+      first_index(run, [](const json& e) { return ev_of(e) == "session.reclaimed" && e["alloc"] == "dvm-alloc-2"; });
   ASSERT_GE(reclaimed, 0);
   EXPECT_LT(reclaimed, index_of(run, "answer", "x#1"));
 }
@@ -852,7 +871,8 @@ TEST(Failures, ADaemonThatFailsToStart) {
   const SimRun run = simulate("fail-daemon-start.jsonl");
   EXPECT_EQ(status(run, "a#1"), "PMIX_ERR_JOB_FAILED_TO_LAUNCH");
   EXPECT_EQ(status(run, "b#1"), "PMIX_SUCCESS");
-  const long start_failed = first_index(run, [](const json& e) { return ev_of(e) == "daemon.start_failed" && e["who"] == "daemon:n02"; });
+  const long start_failed =
+      first_index(run, [](const json& e) { return ev_of(e) == "daemon.start_failed" && e["who"] == "daemon:n02"; });
   ASSERT_GE(start_failed, 0);
   const auto noticed = events(run, "daemon.failed");
   ASSERT_EQ(noticed.size(), 1u);
@@ -874,12 +894,14 @@ TEST(Failures, ADaemonThatFailsToStart) {
   // Reclaimed, and COMPLETE carries the job's status.
   bool complete = false;
   for (const auto& e : run.events) {
-    if (ev_of(e) != "send" || e["msg"] != "session_ctrl" || e.value("corr", "") != "a#1" || e["who"] != "controller") continue;
+    if (ev_of(e) != "send" || e["msg"] != "session_ctrl" || e.value("corr", "") != "a#1" || e["who"] != "controller")
+      continue;
     const json d = info_of(e, "directives");
     if (!d.contains("pmix.ssn.complete")) continue;
     complete = true;
-    EXPECT_EQ(d["pmix.job.arr"], (json::array({json::array({"pmix.nspace", "job-1.1"}),
-                                               json::array({"pmix.job.term.status", "PMIX_ERR_JOB_FAILED_TO_LAUNCH"})})));
+    EXPECT_EQ(d["pmix.job.arr"],
+              (json::array({json::array({"pmix.nspace", "job-1.1"}),
+                            json::array({"pmix.job.term.status", "PMIX_ERR_JOB_FAILED_TO_LAUNCH"})})));
   }
   EXPECT_TRUE(complete);
   // The next session on the node starts a fresh daemon there and runs.
@@ -910,7 +932,8 @@ TEST(Failures, ANodeThatDiesWhileASessionRuns) {
   EXPECT_TRUE(killed_n01);
   bool complete = false;
   for (const auto& e : run.events) {
-    if (ev_of(e) != "send" || e["msg"] != "session_ctrl" || e.value("corr", "") != "a#1" || e["who"] != "controller") continue;
+    if (ev_of(e) != "send" || e["msg"] != "session_ctrl" || e.value("corr", "") != "a#1" || e["who"] != "controller")
+      continue;
     const json d = info_of(e, "directives");
     if (!d.contains("pmix.ssn.complete")) continue;
     complete = true;

@@ -31,8 +31,8 @@ struct SimRun {
 
 SimRun simulate(const std::string& scenario) {
   const auto dir = scratch_dir(scenario);
-  const auto r = run_pmixflow(
-      {"sim", "--scenario", source_path("tests/scenarios/" + scenario), "--out", dir.string(), "--quiet"});
+  const auto r =
+      run_pmixflow({"sim", "--scenario", source_path("tests/scenarios/" + scenario), "--out", dir.string(), "--quiet"});
   SimRun run;
   run.exit_code = r.exit_code;
   EXPECT_EQ(r.exit_code, 0) << scenario << ": " << r.err << r.out;
@@ -120,7 +120,8 @@ struct Complete {
 std::vector<Complete> completes(const SimRun& run, std::optional<std::uint32_t> session = std::nullopt) {
   std::vector<Complete> out;
   for (const auto& e : run.events) {
-    if (e.value("ev", "") != "send" || e.value("msg", "") != "session_ctrl" || e["who"] != "controller" || e["to"] != "scheduler")
+    if (e.value("ev", "") != "send" || e.value("msg", "") != "session_ctrl" || e["who"] != "controller" ||
+        e["to"] != "scheduler")
       continue;
     Complete c;
     c.t = e["t"].get<double>();
@@ -212,8 +213,8 @@ TEST(SessionControl, InstantiateTakesItsNodesFromSessionResources) {
   // Answered only once the launch is done, with PMIX_SESSION_ID, PMIX_ALLOC_ID, PMIX_NSPACE.
   const double started = job_time(run, "job.start", "job-1.1");
   const auto answer = events(run, "send", [](const json& e) {
-    return e["who"] == "controller" && e["to"] == "scheduler" && e["msg"] == "session_ctrl_response" && e["corr"] == "alice#1" &&
-           e["status"] == "PMIX_SUCCESS" && !e["info"].empty();
+    return e["who"] == "controller" && e["to"] == "scheduler" && e["msg"] == "session_ctrl_response" &&
+           e["corr"] == "alice#1" && e["status"] == "PMIX_SUCCESS" && !e["info"].empty();
   });
   ASSERT_EQ(answer.size(), 1u);
   EXPECT_GE(answer[0]["t"].get<double>(), started);
@@ -335,7 +336,7 @@ TEST(SessionControl, PreemptNamedSuspendsOnlyThatJobAndKeepsItsResources) {
   ASSERT_EQ(done.size(), 1u);
   EXPECT_GE(done[0].t, job_time(run, "job.end", "job-1.2"));
   EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_SUCCESS"},
-                                                                             {"job-1.2", "PMIX_SUCCESS"}}));
+                                                                            {"job-1.2", "PMIX_SUCCESS"}}));
 }
 
 TEST(SessionControl, PreemptAllKeepsTheResourcesUntilTheSessionEnds) {
@@ -390,9 +391,8 @@ TEST(SessionControl, SigtermKillsTheJobAndCompleteCarriesAbortedBySig) {
   EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_ERR_JOB_ABORTED_BY_SIG");
   const auto done = completes(run, 1u);
   ASSERT_EQ(done.size(), 1u);
-  EXPECT_EQ(done[0].jobs,
-            (std::vector<std::pair<std::string, std::string>>{{"job-1.2", "PMIX_ERR_JOB_ABORTED_BY_SIG"},
-                                                              {"job-1.1", "PMIX_ERR_JOB_ABORTED_BY_SIG"}}));
+  EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{
+                              {"job-1.2", "PMIX_ERR_JOB_ABORTED_BY_SIG"}, {"job-1.1", "PMIX_ERR_JOB_ABORTED_BY_SIG"}}));
   EXPECT_EQ(done[0].directives["pmix.alloc.id"], "alloc-1");
 }
 
@@ -404,8 +404,10 @@ TEST(SessionControl, TerminateContinuesPausedJobsThenKillsAndCompletesOnce) {
   std::map<std::string, std::vector<std::string>> to_daemon;  // "daemon|nspace" -> messages in order
   for (const auto& e : events(run, "send", [](const json& e) { return e["who"] == "controller"; })) {
     const auto msg = e.value("msg", "");
-    if (msg == "signal_procs" && e["signal"] == kSigCont) to_daemon[e["to"].get<std::string>() + "|" + e["nspace"].get<std::string>()].push_back("cont");
-    if (msg == "kill_procs") to_daemon[e["to"].get<std::string>() + "|" + e["nspace"].get<std::string>()].push_back("kill");
+    if (msg == "signal_procs" && e["signal"] == kSigCont)
+      to_daemon[e["to"].get<std::string>() + "|" + e["nspace"].get<std::string>()].push_back("cont");
+    if (msg == "kill_procs")
+      to_daemon[e["to"].get<std::string>() + "|" + e["nspace"].get<std::string>()].push_back("kill");
   }
   EXPECT_EQ(to_daemon.size(), 3u);  // job-1.1 on n01 and n02, job-1.2 on one of them
   for (const auto& [target, msgs] : to_daemon) EXPECT_EQ(msgs, (std::vector<std::string>{"cont", "kill"})) << target;
@@ -455,7 +457,8 @@ TEST(SessionControl, ExtendAddsNodesGrowingTheDvmAndRearmsTheTimeLimit) {
   EXPECT_TRUE(d.contains("pmix.alloc.time"));
   EXPECT_EQ(decided_by(run, "alice#2"), std::vector<std::string>{"scheduler"});
   // The DVM grows across the new node, which belongs to the session.
-  EXPECT_EQ(count(run, "dvm.grow", [](const json& e) { return e["alloc"] == "alloc-1" && e["t"].get<double>() > 4.0; }), 1u);
+  EXPECT_EQ(count(run, "dvm.grow", [](const json& e) { return e["alloc"] == "alloc-1" && e["t"].get<double>() > 4.0; }),
+            1u);
   const auto ready = events(run, "dvm.ready", [](const json& e) { return e["t"].get<double>() > 4.0; });
   ASSERT_EQ(ready.size(), 1u);
   EXPECT_EQ(as_object(ready[0]["info"])["pmix.alloc.id"], "alloc-1");
@@ -503,7 +506,8 @@ TEST(SessionControl, ExtendChangesInheritance) {
 TEST(SessionControl, AnExtendThatChangesNothingIsRefused) {
   const SimRun run = simulate("session-extend-nothing.jsonl");
   expect_all_met(run);
-  for (const char* corr : {"alice#2", "alice#3", "alice#4"}) EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
+  for (const char* corr : {"alice#2", "alice#3", "alice#4"})
+    EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
   EXPECT_EQ(count(run, "session.extend"), 0u);
   EXPECT_EQ(count(run, "session.timeout"), 0u);
   EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_SUCCESS");
@@ -591,8 +595,10 @@ TEST(SessionControl, CompleteIsRefusedByAControllerDecidingAlone) {
 TEST(SessionControl, TwoOperationsInOneRequestAreRefused) {
   const SimRun run = simulate("session-several-ops.jsonl");
   expect_all_met(run);
-  for (const char* corr : {"alice#2", "alice#3", "alice#4"}) EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
-  for (const char* ev : {"job.suspend", "job.continue", "job.signal", "session.terminate", "session.extend", "procs.signal"})
+  for (const char* corr : {"alice#2", "alice#3", "alice#4"})
+    EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
+  for (const char* ev :
+       {"job.suspend", "job.continue", "job.signal", "session.terminate", "session.extend", "procs.signal"})
     EXPECT_EQ(count(run, ev), 0u) << ev;
   EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_SUCCESS");
   EXPECT_NEAR(job_time(run, "job.end", "job-1.1") - job_time(run, "job.start", "job-1.1"), 20.0, kTol);
@@ -695,17 +701,19 @@ TEST(SessionControl, AtADaemonTheRequestIsRelayedThenDecidedAsAnywhere) {
   expect_all_met(run);
   EXPECT_EQ(hops(run, "alice#2"), (std::vector<std::string>{
                                       "requestor:alice>daemon:n02:session_ctrl",
-                                      "daemon:n02>controller:session_ctrl",           // relayed unchanged
-                                      "controller>scheduler:session_ctrl",            // PMIX_REQUESTOR added
-                                      "scheduler>controller:session_ctrl",            // the scheduler's order
+                                      "daemon:n02>controller:session_ctrl",  // relayed unchanged
+                                      "controller>scheduler:session_ctrl",   // PMIX_REQUESTOR added
+                                      "scheduler>controller:session_ctrl",   // the scheduler's order
                                       "controller>scheduler:session_ctrl_response",
                                       "scheduler>controller:session_ctrl_response",
                                       "controller>daemon:n02:session_ctrl_response",  // back the way it came
                                       "daemon:n02>requestor:alice:session_ctrl_response",
                                   }));
   EXPECT_EQ(count(run, "session_ctrl.relay", with("corr", "alice#2", "who", "daemon:n02")), 1u);
-  EXPECT_FALSE(as_object(ctrl_sent(run, "alice#2", "daemon:n02", "controller").at(0)["directives"]).contains("pmix.requestor"));
-  EXPECT_EQ(as_object(ctrl_sent(run, "alice#2", "controller", "scheduler").at(0)["directives"])["pmix.requestor"], "alice.0");
+  EXPECT_FALSE(
+      as_object(ctrl_sent(run, "alice#2", "daemon:n02", "controller").at(0)["directives"]).contains("pmix.requestor"));
+  EXPECT_EQ(as_object(ctrl_sent(run, "alice#2", "controller", "scheduler").at(0)["directives"])["pmix.requestor"],
+            "alice.0");
   EXPECT_EQ(decided_by(run, "alice#2"), std::vector<std::string>{"scheduler"});
   EXPECT_EQ(count(run, "job.suspend", with("nspace", "job-1.1")), 1u);
   // Not the owner: the scheduler refuses, the RM is never ordered, the answer goes back via the daemon.
@@ -721,7 +729,8 @@ TEST(SessionControl, WithASchedulerAttachedTheSchedulerDecides) {
   expect_all_met(run);
   // Forwarded with PMIX_REQUESTOR; the scheduler decides for the one it names.
   for (const auto& [corr, who] : {std::pair{"mallory#1", "mallory.0"}, std::pair{"alice#2", "alice.0"}}) {
-    EXPECT_EQ(as_object(ctrl_sent(run, corr, "controller", "scheduler").at(0)["directives"])["pmix.requestor"], who) << corr;
+    EXPECT_EQ(as_object(ctrl_sent(run, corr, "controller", "scheduler").at(0)["directives"])["pmix.requestor"], who)
+        << corr;
     EXPECT_EQ(count(run, "session_ctrl.decide", with("corr", corr, "requestor", who)), 1u) << corr;
   }
   // Not the owner: refused by the scheduler, never reaching the RM as an order.
@@ -922,12 +931,16 @@ TEST(SessionControl, PreemptionTerminatesPreemptibleSessionsOfLowerPriorityAndRe
   for (const auto& a : run.summary["allocations"]) {
     const std::string corr = a["corr"];
     const double lost = a["lost_cpu_s"].get<double>();
-    if (corr == "low#1") EXPECT_NEAR(lost, 8 * 16, 0.1);
-    else if (corr == "mid2#1") EXPECT_NEAR(lost, 6 * 8, 0.1);
-    else EXPECT_EQ(lost, 0) << corr;
+    if (corr == "low#1")
+      EXPECT_NEAR(lost, 8 * 16, 0.1);
+    else if (corr == "mid2#1")
+      EXPECT_NEAR(lost, 6 * 8, 0.1);
+    else
+      EXPECT_EQ(lost, 0) << corr;
   }
   EXPECT_EQ(run.summary["preemptions"], 2);
-  EXPECT_EQ(count(run, "alloc.preempt", with("corr", "keeper#1")) + count(run, "alloc.preempt", with("corr", "mid#1")), 0u);
+  EXPECT_EQ(count(run, "alloc.preempt", with("corr", "keeper#1")) + count(run, "alloc.preempt", with("corr", "mid#1")),
+            0u);
 }
 
 }  // namespace

@@ -30,8 +30,8 @@ constexpr double kConservativeTolerance = 0.05;
 
 json replay_through_flow(const std::string& trace, const std::string& policy) {
   const auto dir = scratch_dir("fidelity-" + policy);
-  const auto r = run_pmixflow({"sim", "--trace", trace, "--policy", policy, "--out", (dir / "out").string(), "--no-events",
-                               "--quiet"});
+  const auto r = run_pmixflow(
+      {"sim", "--trace", trace, "--policy", policy, "--out", (dir / "out").string(), "--no-events", "--quiet"});
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
   json summary = r.exit_code == 0 ? json::parse(slurp(dir / "out" / "summary.json")) : json::object();
   std::filesystem::remove_all(dir);

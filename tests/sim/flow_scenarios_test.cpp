@@ -20,7 +20,8 @@ struct SimRun {
 
 SimRun simulate(const std::string& scenario, std::vector<std::string> extra = {}) {
   const auto dir = scratch_dir(scenario);
-  std::vector<std::string> args{"sim", "--scenario", source_path("tests/scenarios/" + scenario), "--out", dir.string(), "--quiet"};
+  std::vector<std::string> args{"sim",   "--scenario", source_path("tests/scenarios/" + scenario),
+                                "--out", dir.string(), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_pmixflow(args);
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -37,7 +38,8 @@ std::vector<std::string> kinds(const SimRun& run, const std::vector<std::string>
   std::vector<std::string> out;
   for (const auto& e : run.events) {
     const auto ev = e.value("ev", "");
-    if (std::find(wanted.begin(), wanted.end(), ev) != wanted.end()) out.push_back(e["who"].get<std::string>() + ":" + ev);
+    if (std::find(wanted.begin(), wanted.end(), ev) != wanted.end())
+      out.push_back(e["who"].get<std::string>() + ":" + ev);
   }
   return out;
 }
@@ -57,21 +59,21 @@ json info_of(const json& send_event) {
 }
 
 const std::vector<std::string> kSessionTail{
-    "controller>scheduler:session_ctrl",           // PMIX_SESSION_COMPLETE once the job is gone
+    "controller>scheduler:session_ctrl",  // PMIX_SESSION_COMPLETE once the job is gone
     "scheduler>controller:session_ctrl_response",
 };
 
 TEST(FlowScenario, ThroughADaemonTheRequestIsRelayedAndTheAnswerRoutedBack) {
   const SimRun run = simulate("entry-daemon.jsonl");
   std::vector<std::string> expected{
-      "requestor:r>daemon:n01:alloc_request",     // PMIx_Allocation_request at the daemon
-      "daemon:n01>controller:alloc_request",      // relayed unchanged (tag SCHED)
-      "controller>scheduler:alloc_request",       // PMIX_REQUESTOR added
-      "scheduler>controller:session_ctrl",        // PMIX_SESSION_INSTANTIATE
-      "controller>daemon:n01:launch_procs",       // the session's job
+      "requestor:r>daemon:n01:alloc_request",  // PMIx_Allocation_request at the daemon
+      "daemon:n01>controller:alloc_request",   // relayed unchanged (tag SCHED)
+      "controller>scheduler:alloc_request",    // PMIX_REQUESTOR added
+      "scheduler>controller:session_ctrl",     // PMIX_SESSION_INSTANTIATE
+      "controller>daemon:n01:launch_procs",    // the session's job
       "controller>scheduler:session_ctrl_response",
-      "scheduler>controller:alloc_response",      // the answer, back the way it came
-      "controller>daemon:n01:alloc_response",     // tag SCHED_RESP
+      "scheduler>controller:alloc_response",   // the answer, back the way it came
+      "controller>daemon:n01:alloc_response",  // tag SCHED_RESP
       "daemon:n01>requestor:r:alloc_response",
   };
   expected.insert(expected.end(), kSessionTail.begin(), kSessionTail.end());
@@ -94,12 +96,9 @@ TEST(FlowScenario, OnlyTheControllerAddsTheRequestor) {
 TEST(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
   const SimRun run = simulate("entry-controller.jsonl");
   std::vector<std::string> expected{
-      "requestor:r>controller:alloc_request",
-      "controller>scheduler:alloc_request",
-      "scheduler>controller:session_ctrl",
-      "controller>daemon:n01:launch_procs",
-      "controller>scheduler:session_ctrl_response",
-      "scheduler>controller:alloc_response",
+      "requestor:r>controller:alloc_request",       "controller>scheduler:alloc_request",
+      "scheduler>controller:session_ctrl",          "controller>daemon:n01:launch_procs",
+      "controller>scheduler:session_ctrl_response", "scheduler>controller:alloc_response",
       "controller>requestor:r:alloc_response",
   };
   expected.insert(expected.end(), kSessionTail.begin(), kSessionTail.end());
@@ -110,10 +109,8 @@ TEST(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
 TEST(FlowScenario, DirectlyAtTheSchedulerTheRmLearnsOnlyThroughSessionControl) {
   const SimRun run = simulate("entry-scheduler.jsonl");
   std::vector<std::string> expected{
-      "requestor:r>scheduler:alloc_request",
-      "scheduler>controller:session_ctrl",
-      "controller>daemon:n01:launch_procs",
-      "controller>scheduler:session_ctrl_response",
+      "requestor:r>scheduler:alloc_request",  "scheduler>controller:session_ctrl",
+      "controller>daemon:n01:launch_procs",   "controller>scheduler:session_ctrl_response",
       "scheduler>requestor:r:alloc_response",
   };
   expected.insert(expected.end(), kSessionTail.begin(), kSessionTail.end());
@@ -124,7 +121,8 @@ TEST(FlowScenario, DirectlyAtTheSchedulerTheRmLearnsOnlyThroughSessionControl) {
 TEST(FlowScenario, SchedulerFirstTheRmConnectsWhenItStarts) {
   const SimRun run = simulate("attach-scheduler-first.jsonl");
   EXPECT_EQ(kinds(run, {"rm.absent", "scheduler.absent", "scheduler.attached", "request.held"}),
-            (std::vector<std::string>{"scheduler:rm.absent", "scheduler:scheduler.attached", "controller:scheduler.attached"}));
+            (std::vector<std::string>{"scheduler:rm.absent", "scheduler:scheduler.attached",
+                                      "controller:scheduler.attached"}));
   for (const auto& e : run.events) {
     if (e.value("ev", "") == "scheduler.attached") {
       EXPECT_EQ(e["how"], "rm-connected");
@@ -166,13 +164,14 @@ TEST(FlowScenario, ADetachingSchedulerLeavesNoRequestorHanging) {
 
 TEST(FlowScenario, ASessionGoesFromInstantiateToComplete) {
   const SimRun run = simulate("session-lifecycle.jsonl");
-  EXPECT_EQ(kinds(run, {"alloc.grant", "session.instantiate", "dvm.grow", "job.fenced", "daemon.up", "dvm.ready", "job.launch",
-                        "job.start", "job.end", "session.reclaimed", "session.complete", "session.completed"}),
-            (std::vector<std::string>{"scheduler:alloc.grant", "controller:session.instantiate", "controller:dvm.grow",
-                                      "controller:job.fenced", "daemon:n01:daemon.up", "daemon:n02:daemon.up",
-                                      "controller:dvm.ready", "controller:job.launch", "controller:job.start",
-                                      "controller:job.end", "controller:session.reclaimed",
-                                      "controller:session.complete", "scheduler:session.completed"}));
+  EXPECT_EQ(
+      kinds(run, {"alloc.grant", "session.instantiate", "dvm.grow", "job.fenced", "daemon.up", "dvm.ready",
+                  "job.launch", "job.start", "job.end", "session.reclaimed", "session.complete", "session.completed"}),
+      (std::vector<std::string>{"scheduler:alloc.grant", "controller:session.instantiate", "controller:dvm.grow",
+                                "controller:job.fenced", "daemon:n01:daemon.up", "daemon:n02:daemon.up",
+                                "controller:dvm.ready", "controller:job.launch", "controller:job.start",
+                                "controller:job.end", "controller:session.reclaimed", "controller:session.complete",
+                                "scheduler:session.completed"}));
   // The one COMPLETE carries the session, the allocation and one job-info array per job.
   int completes = 0;
   for (const auto& e : run.events) {
@@ -183,8 +182,7 @@ TEST(FlowScenario, ASessionGoesFromInstantiateToComplete) {
     for (const auto& kv : e["directives"]) {
       if (kv[0] == "pmix.job.arr") {
         jobs.push_back(kv[1]);
-      }
-      else {
+      } else {
         d[kv[0].get<std::string>()] = kv[1];
       }
     }
@@ -249,7 +247,9 @@ TEST(FlowScenario, KeepingIdleDaemonActorsChangesNoEvent) {
     const auto parked = scratch_dir("parked"), ended = scratch_dir("ended"), one = scratch_dir("one");
     const std::string path = source_path("tests/scenarios/" + scenario);
     for (const auto& [dir, idle] : {std::pair{parked, "4096"}, std::pair{ended, "0"}, std::pair{one, "1"}})
-      ASSERT_EQ(run_pmixflow({"sim", "--scenario", path, "--out", dir.string(), "--quiet", "--idle-actors", idle}).exit_code, 0)
+      ASSERT_EQ(
+          run_pmixflow({"sim", "--scenario", path, "--out", dir.string(), "--quiet", "--idle-actors", idle}).exit_code,
+          0)
           << scenario;
     const auto log = slurp(parked / "events.jsonl");
     EXPECT_EQ(log, slurp(ended / "events.jsonl")) << scenario;
@@ -268,7 +268,10 @@ TEST(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
   const auto a = scratch_dir("a"), b = scratch_dir("b"), c = scratch_dir("c");
   const std::string scenario = source_path("tests/scenarios/session-lifecycle.jsonl");
   for (const auto& [dir, seed] : {std::pair{a, "1"}, std::pair{b, "1"}, std::pair{c, "2"}})
-    ASSERT_EQ(run_pmixflow({"sim", "--scenario", scenario, "--jitter", "0.5", "--seed", seed, "--out", dir.string(), "--quiet"}).exit_code, 0);
+    ASSERT_EQ(run_pmixflow(
+                  {"sim", "--scenario", scenario, "--jitter", "0.5", "--seed", seed, "--out", dir.string(), "--quiet"})
+                  .exit_code,
+              0);
   EXPECT_EQ(slurp(a / "events.jsonl"), slurp(b / "events.jsonl"));
   EXPECT_NE(slurp(a / "events.jsonl"), slurp(c / "events.jsonl"));
   // The two daemons no longer come up at the same instant.

@@ -50,16 +50,16 @@ TEST_P(Golden, TheRunMatchesItsGoldenOutputs) {
   ASSERT_EQ(sim.exit_code, 0) << sim.err << sim.out;
   const auto diff = run_pmixflow({"diff", source_path("tests/golden/" + run.name), (dir / "out").string()});
   EXPECT_EQ(diff.exit_code, 0) << "golden run '" << run.name << "' changed (scripts/update-golden.sh rewrites it "
-                               << "when the change is meant):\n" << diff.out << diff.err;
+                               << "when the change is meant):\n"
+                               << diff.out << diff.err;
   std::filesystem::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Golden, ::testing::ValuesIn(golden_runs()),
-                         [](const auto& info) {
-                           std::string n = info.param.name;
-                           for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Policies, Golden, ::testing::ValuesIn(golden_runs()), [](const auto& info) {
+  std::string n = info.param.name;
+  for (char& c : n) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return n;
+});
 
 TEST(GoldenRuns, EveryPolicyIsGuardedAndPolicyChoicesShow) {
   const auto runs = golden_runs();

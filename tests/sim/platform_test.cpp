@@ -11,7 +11,8 @@ namespace {
 
 json run_on(const std::vector<std::string>& machine, const std::string& scenario = "entry-daemon.jsonl") {
   const auto dir = scratch_dir("platform");
-  std::vector<std::string> args{"sim", "--scenario", source_path("tests/scenarios/" + scenario), "--out", dir.string(), "--quiet"};
+  std::vector<std::string> args{"sim",   "--scenario", source_path("tests/scenarios/" + scenario),
+                                "--out", dir.string(), "--quiet"};
   args.insert(args.end(), machine.begin(), machine.end());
   const auto r = run_pmixflow(args);
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -33,15 +34,16 @@ TEST_P(SimGridExamplePlatform, LoadsWithARealTopologyAndRunsTheFlow) {
   const json s = run_on({"--platform", shared_path(std::string("data/platforms/") + file), "--topology",
                          shared_path("data/topologies/24em64t-2n6c2t-pci.xml")});
   ASSERT_FALSE(s.empty());
-  EXPECT_EQ(s["nodes"], hosts - 3);  // compute nodes: head, scheduler and login hosts are taken out
+  EXPECT_EQ(s["nodes"], hosts - 3);    // compute nodes: head, scheduler and login hosts are taken out
   EXPECT_EQ(s["slots_per_node"], 12);  // 2 packages x 6 cores
   EXPECT_EQ(s["calls"][0]["status"], "PMIX_SUCCESS");
   EXPECT_EQ(s["expectations"]["failed"], 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, SimGridExamplePlatform,
-                         ::testing::Values(std::pair{"cluster_fat_tree.xml", 16}, std::pair{"cluster_dragonfly.xml", 120},
-                                           std::pair{"cluster_torus.xml", 12}, std::pair{"cluster_backbone.xml", 100}),
+                         ::testing::Values(std::pair{"cluster_fat_tree.xml", 16},
+                                           std::pair{"cluster_dragonfly.xml", 120}, std::pair{"cluster_torus.xml", 12},
+                                           std::pair{"cluster_backbone.xml", 100}),
                          [](const auto& info) {
                            std::string name = info.param.first;
                            return name.substr(0, name.find('.'));
@@ -64,7 +66,8 @@ TEST(Platform, TheNetworkDecidesHowLongARequestTakes) {
   // Every hop of the same request crosses 50 us links and a 500 us backbone on SimGrid's
   // backbone cluster, against 1 us links on the generated star.
   const double fast = latency(run_on({}, "entry-controller.jsonl"));
-  const double slow = latency(run_on({"--platform", shared_path("data/platforms/cluster_backbone.xml")}, "entry-controller.jsonl"));
+  const double slow =
+      latency(run_on({"--platform", shared_path("data/platforms/cluster_backbone.xml")}, "entry-controller.jsonl"));
   EXPECT_GT(slow, fast + 4 * 500e-6);
 }
 

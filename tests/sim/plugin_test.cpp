@@ -59,8 +59,8 @@ class ScopedEnv {
 
 struct PolicyRun {
   int exit_code = -1;
-  std::string output;                          // stdout and stderr
-  std::map<std::string, double> start;         // job_id -> starting_time
+  std::string output;                           // stdout and stderr
+  std::map<std::string, double> start;          // job_id -> starting_time
   std::optional<std::string> scheduler_policy;  // the policy's name() in the scheduler.up event
 };
 
@@ -159,7 +159,8 @@ TEST(Plugin, ALibraryWithoutAnEntryPointIsRefusedNamingIt) {
 }
 
 TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
-  const std::string missing = (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();
+  const std::string missing =
+      (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();
   const PolicyRun r = replay(missing);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, missing + ": field '--policy'")) << r.output;

@@ -213,8 +213,8 @@ TEST(Replay, AgainstTheRecordingWaitsAreComparedJobByJob) {
                           "1 1000 0 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n"
                           "2 1001 99 100 4 -1 -1 4 100 -1 1 7 1 -1 1 -1 -1 -1\n"
                           "3 1002 700 50 2 -1 -1 2 50 -1 1 8 1 -1 1 -1 -1 -1\n";
-  const auto r = run_pmixflow({"sim", "--trace", trace.string(), "--policy", "easy", "--compare-recorded", "--out",
-                               (dir / "out").string()});
+  const auto r = run_pmixflow(
+      {"sim", "--trace", trace.string(), "--policy", "easy", "--compare-recorded", "--out", (dir / "out").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << "nothing on stderr when it is not a terminal: " << r.err;
   const auto recorded = slurp(dir / "out" / "recorded.csv");

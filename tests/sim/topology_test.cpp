@@ -25,8 +25,8 @@ class SharedTopologyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::is_directory(fs::path(PMIXFLOW_SHARED_DIR) / "data"))
-      GTEST_SKIP() << "../shared/data not found: skipping test that needs the shared data set ("
-                   << PMIXFLOW_SHARED_DIR << "/data)";
+      GTEST_SKIP() << "../shared/data not found: skipping test that needs the shared data set (" << PMIXFLOW_SHARED_DIR
+                   << "/data)";
   }
   static std::string path(const char* name) { return (kSharedTopologies / name).string(); }
 };
@@ -130,18 +130,18 @@ TEST_P(ShippedTopologyTest, CountsMatchTheSyntheticDescription) {
   EXPECT_EQ(load_topology(file, SlotUnit::Pus).slots, want.pus);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Topologies, ShippedTopologyTest,
-    ::testing::Values(Shipped{"small-node.xml", 2, 1, 8, 8},     // package:2 core:4 pu:1
-                      Shipped{"node-2x16.xml", 2, 2, 32, 64},    // package:2 numa:1 l3:1 core:16 pu:2
-                      Shipped{"fat-node.xml", 4, 8, 128, 256}),  // package:4 numa:2 core:16 pu:2
-    [](const ::testing::TestParamInfo<Shipped>& info) {
-      std::string name = info.param.file;
-      name = name.substr(0, name.find('.'));
-      for (char& c : name)
-        if (c == '-') c = '_';
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Topologies, ShippedTopologyTest,
+                         ::testing::Values(Shipped{"small-node.xml", 2, 1, 8, 8},  // package:2 core:4 pu:1
+                                           Shipped{"node-2x16.xml", 2, 2, 32,
+                                                   64},  // package:2 numa:1 l3:1 core:16 pu:2
+                                           Shipped{"fat-node.xml", 4, 8, 128, 256}),  // package:4 numa:2 core:16 pu:2
+                         [](const ::testing::TestParamInfo<Shipped>& info) {
+                           std::string name = info.param.file;
+                           name = name.substr(0, name.find('.'));
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
 
 // --- errors ------------------------------------------------------------------------------
 
@@ -149,9 +149,7 @@ TEST(TopologyErrors, MissingFileIsNamed) {
   expect_input_error((kShippedTopologies / "no-such-topology.xml").string(), "not found");
 }
 
-TEST(TopologyErrors, DirectoryIsNamed) {
-  expect_input_error(kShippedTopologies.string(), "not a regular file");
-}
+TEST(TopologyErrors, DirectoryIsNamed) { expect_input_error(kShippedTopologies.string(), "not a regular file"); }
 
 TEST(TopologyErrors, GarbageIsNamed) {
   const TempFile file("garbage.xml");

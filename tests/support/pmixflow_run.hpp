@@ -41,8 +41,8 @@ inline std::string quote(const std::string& s) {
 // A fresh, empty directory for one test's outputs.
 inline std::filesystem::path scratch_dir(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() /
-             ("pmixflow-test-" + std::to_string(::getpid()) + "-" + (info ? std::string(info->name()) : "x") + "-" + name);
+  auto dir = std::filesystem::temp_directory_path() / ("pmixflow-test-" + std::to_string(::getpid()) + "-" +
+                                                       (info ? std::string(info->name()) : "x") + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -109,7 +109,7 @@ TEST(ConservativePolicy, ARequestLeavingTheQueueLetsTheOthersMoveUp) {
   EXPECT_EQ(p.next(v), std::nullopt);
   EXPECT_EQ(p.reserved_start(3), 250.0);
   std::erase_if(v.waiting, [](const auto& q) { return q.key == 2; });  // B is cancelled
-  EXPECT_EQ(p.next(v), 3u);  // A's [100,150) leaves it the 2 it needs
+  EXPECT_EQ(p.next(v), 3u);                                            // A's [100,150) leaves it the 2 it needs
 }
 
 TEST(ConservativePolicy, TiesAreDeterministic) {
@@ -315,7 +315,7 @@ std::vector<Job> workload(std::uint32_t seed, std::size_t n, std::uint64_t total
     const double estimate = no_estimate ? 0 : 10 + rng() % 600;
     double runtime;
     switch (rng() % 3) {
-      case 0: runtime = no_estimate ? 50 : estimate; break;    // ends at its estimate
+      case 0: runtime = no_estimate ? 50 : estimate; break;                                    // ends at its estimate
       case 1: runtime = std::min<double>(1 + rng() % 20, no_estimate ? 20 : estimate); break;  // early
       default: runtime = no_estimate ? 1 + rng() % 300 : 1 + rng() % static_cast<std::uint32_t>(estimate);
     }

@@ -59,7 +59,8 @@ class ControllerTest : public ::testing::Test {
 
   // PMIx_Session_control from the scheduler.
   void from_scheduler(std::uint64_t id, std::uint32_t session, InfoList directives) {
-    ctl->handle(Address::scheduler(), SessionCtrlRequest{id, session, std::move(directives), Proc{"scheduler", 0}, "c" + std::to_string(id)});
+    ctl->handle(Address::scheduler(),
+                SessionCtrlRequest{id, session, std::move(directives), Proc{"scheduler", 0}, "c" + std::to_string(id)});
   }
   static InfoList instantiate(std::string nodes, std::string alloc_id, std::vector<App> apps = {},
                               InfoList extra_resources = {}) {
@@ -90,13 +91,15 @@ class ControllerTest : public ::testing::Test {
   // `directives` are added beside INSTANTIATE (PMIX_REQUESTOR, PMIX_SESSION_SEP, ...).
   std::string running_session(std::uint32_t session, std::string nodes, std::initializer_list<NodeId> ids,
                               std::uint32_t np, InfoList extra = {}, InfoList directives = {}) {
-    InfoList d = instantiate(std::move(nodes), "alloc-" + std::to_string(session), {sleep_app(np, 100)}, std::move(extra));
+    InfoList d =
+        instantiate(std::move(nodes), "alloc-" + std::to_string(session), {sleep_app(np, 100)}, std::move(extra));
     for (auto& item : directives.items) d.items.push_back(std::move(item));
     from_scheduler(1, session, std::move(d));
     daemons_ready(ids);
     const auto launches = all_of<LaunchProcs>(env.take_sent());
     EXPECT_EQ(launches.size(), ids.size());
-    for (NodeId n : ids) ctl->handle(Address::daemon(n), ProcsStarted{launches.at(0).second.nspace, n, Status::Success});
+    for (NodeId n : ids)
+      ctl->handle(Address::daemon(n), ProcsStarted{launches.at(0).second.nspace, n, Status::Success});
     const auto r = answer_to_scheduler(1);
     EXPECT_EQ(r.status, Status::Success);
     return launches.at(0).second.nspace;
@@ -110,7 +113,8 @@ class ControllerTest : public ::testing::Test {
   static InfoList owned(InfoList d, const Proc& owner) { return with(std::move(d), key::REQUESTOR, owner); }
   // PMIx_Session_control from requestor `who`, talking to the controller directly.
   void from_requestor(std::uint32_t who, std::uint64_t id, std::uint32_t session, InfoList directives, Proc caller) {
-    ctl->handle(Address::requestor(who), SessionCtrlRequest{id, session, std::move(directives), std::move(caller), "r" + std::to_string(id)});
+    ctl->handle(Address::requestor(who),
+                SessionCtrlRequest{id, session, std::move(directives), std::move(caller), "r" + std::to_string(id)});
   }
   // The single SessionCtrlResponse requestor `who` got for call `id`.
   SessionCtrlResponse answer_to_requestor(std::uint32_t who, std::uint64_t id) {
@@ -120,7 +124,8 @@ class ControllerTest : public ::testing::Test {
   }
   // A reservation (no apps) of `owner`, its daemons up. Outbox empty.
   void reservation(std::uint32_t session, std::string nodes, std::initializer_list<NodeId> ids, const Proc& owner) {
-    from_scheduler(50 + session, session, owned(instantiate(std::move(nodes), "alloc-" + std::to_string(session)), owner));
+    from_scheduler(50 + session, session,
+                   owned(instantiate(std::move(nodes), "alloc-" + std::to_string(session)), owner));
     daemons_ready(ids);
     env.take_sent();
   }
@@ -161,7 +166,8 @@ class ControllerTest : public ::testing::Test {
   void activate(std::uint64_t id, std::string host, InfoList extra = {}, Proc caller = kTool) {
     InfoList info = extra;
     if (!host.empty()) info.add(key::HOST, std::move(host));
-    ctl->handle(Address::requestor(1), AllocRequest{id, Directive::Activate, std::move(info), std::move(caller), "act#" + std::to_string(id)});
+    ctl->handle(Address::requestor(1),
+                AllocRequest{id, Directive::Activate, std::move(info), std::move(caller), "act#" + std::to_string(id)});
   }
   // The signals sent for `nspace`, as (daemon node, signal), in sending order.
   static std::vector<std::pair<NodeId, int>> signals(const std::vector<Sent>& sent, const std::string& nspace) {
@@ -755,7 +761,8 @@ TEST_F(ControllerTest, PauseStopsEveryJobOnceAndResumeContinuesIt) {
   EXPECT_EQ(all_of<SessionCtrlResponse>(sent)[0].second.status, Status::Success);
   EXPECT_EQ(sent.size(), 3u);  // no kill, no COMPLETE: a paused job keeps its slots
   EXPECT_EQ(env.count_events("job.suspend", {"\"paused\":true"}), 1u);
-  EXPECT_EQ(env.count_events("session_ctrl.execute", {"\"ops\":\"PMIX_SESSION_PAUSE\"", "\"decided_by\":\"scheduler\""}), 1u);
+  EXPECT_EQ(
+      env.count_events("session_ctrl.execute", {"\"ops\":\"PMIX_SESSION_PAUSE\"", "\"decided_by\":\"scheduler\""}), 1u);
 
   from_scheduler(3, 1, op(key::SESSION_PAUSE));  // never signalled twice for the same state
   EXPECT_EQ(answer_to_scheduler(3).status, Status::Success);
@@ -800,7 +807,7 @@ TEST_F(ControllerTest, PreemptStopsOnlyTheNamedJobAndKeepsItsResources) {
   auto sent = env.take_sent();
   EXPECT_TRUE(signals(sent, a).empty());
   EXPECT_EQ(signals(sent, b), (Signals{{1, kSigStop}, {2, kSigStop}}));
-  EXPECT_TRUE(all_of<KillProcs>(sent).empty());       // suspended, not freed (the deliberate deviation)
+  EXPECT_TRUE(all_of<KillProcs>(sent).empty());  // suspended, not freed (the deliberate deviation)
   EXPECT_TRUE(all_of<DaemonShutdown>(sent).empty());
   EXPECT_TRUE(completed_sessions(sent).empty());
   ASSERT_EQ(all_of<SessionCtrlResponse>(sent).size(), 1u);
@@ -985,7 +992,8 @@ TEST_F(ControllerTest, PreemptAcrossAllSessionsOfANamedJobSucceeds) {
   EXPECT_EQ(signals(sent, s2), (Signals{{2, kSigStop}}));
   const auto answers = all_of<SessionCtrlResponse>(sent);
   ASSERT_EQ(answers.size(), 1u);
-  EXPECT_EQ(answers[0].second.status, Status::Success) << "the job was preempted, yet the caller is told it was not found";
+  EXPECT_EQ(answers[0].second.status, Status::Success)
+      << "the job was preempted, yet the caller is told it was not found";
 }
 
 // ---------------------------------------------------------------- no scheduler: the controller decides
@@ -1144,8 +1152,10 @@ TEST_F(ControllerTest, ATerminatedParentTakesItsChildsJobsWithIt) {
 
 TEST_F(ControllerTest, ASessionTiedToAClientOfADaemonOrOfTheSchedulerEndsWhenThatClientIsLost) {
   attach();
-  const std::string s1 = running_session(1, "n01:8", {1}, 8, {}, with(owned({}, Proc{"tool-a", 0}), key::SESSION_SEP, false));
-  const std::string s2 = running_session(2, "n02:8", {2}, 8, {}, with(owned({}, Proc{"tool-b", 0}), key::SESSION_SEP, false));
+  const std::string s1 =
+      running_session(1, "n01:8", {1}, 8, {}, with(owned({}, Proc{"tool-a", 0}), key::SESSION_SEP, false));
+  const std::string s2 =
+      running_session(2, "n02:8", {2}, 8, {}, with(owned({}, Proc{"tool-b", 0}), key::SESSION_SEP, false));
   running_session(3, "n03:8", {3}, 8, {}, owned({}, Proc{"tool-a", 0}));  // default: detached
   InfoList lost_a;
   lost_a.add("pmix.procid", Proc{"tool-a", 0});
@@ -1220,7 +1230,6 @@ TEST_F(ControllerTest, ExtendCanChangeTheInheritanceButNotToWhatItIs) {
   EXPECT_EQ(all_of<DaemonShutdown>(sent).size(), 1u);  // now handed back to the scheduler without a daemon
   EXPECT_EQ(ctl->daemon_state(1), DaemonState::None);
 }
-
 
 // ---------------------------------------------------------------- PMIX_ALLOC_ACTIVATE (FLOW.md §5)
 
@@ -1388,7 +1397,8 @@ TEST_F(ControllerTest, JobsWaitBehindTheFenceWhileAnActivationGrowsTheDvm) {
 
 TEST_F(ControllerTest, AnActivationRelayedByADaemonIsAnsweredAndReportedThroughIt) {
   attach();
-  ctl->handle(Address::daemon(2), AllocRequest{9, Directive::Activate, with({}, key::HOST, std::string("n04")), Proc{"app", 1}, "app#1"});
+  ctl->handle(Address::daemon(2),
+              AllocRequest{9, Directive::Activate, with({}, key::HOST, std::string("n04")), Proc{"app", 1}, "app#1"});
   const auto answer = only<AllocResponse>(env.take_sent(), Address::daemon(2));
   EXPECT_EQ(answer.id, 9u);
   EXPECT_EQ(answer.status, Status::Success);
@@ -1469,7 +1479,7 @@ TEST_F(ControllerTest, ASpawnAllocationGoesToTheSchedulerAndTheJobRunsOnlyOnTheG
   granted.add(key::ALLOC_ID, std::string("alloc-1")).add(key::SESSION_ID, std::uint32_t{1});
   ctl->handle(Address::scheduler(), AllocResponse{fwd.id, Status::Success, granted, "sp#5"});
   auto sent = env.take_sent();
-  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());   // its daemon is not up yet
+  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());  // its daemon is not up yet
   EXPECT_TRUE(all_of<SpawnResponse>(sent).empty());
 
   daemons_ready({2});
@@ -1530,7 +1540,8 @@ TEST_F(ControllerTest, ARefusedSpawnAllocationLaunchesNothing) {
   // A grant naming an allocation the RM never instantiated cannot be launched into either.
   ctl->handle(Address::requestor(1), spawn(6, 4, spawn_alloc(Directive::New, cpus(4))));
   const auto fwd2 = only<AllocRequest>(env.take_sent(), Address::scheduler());
-  ctl->handle(Address::scheduler(), AllocResponse{fwd2.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-7")), "sp#6"});
+  ctl->handle(Address::scheduler(),
+              AllocResponse{fwd2.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-7")), "sp#6"});
   EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrJobAllocFailed);
 }
 
@@ -1560,7 +1571,8 @@ TEST_F(ControllerTest, ASpawnFailingAfterItsGrantReleasesTheAllocationBeforeAnsw
   env.take_sent();
   ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, cpus(4))));
   const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
-  ctl->handle(Address::scheduler(), AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-1")), "sp#5"});
+  ctl->handle(Address::scheduler(),
+              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-1")), "sp#5"});
   const auto launch = only<LaunchProcs>(env.take_sent(), Address::daemon(1));
 
   ctl->handle(Address::daemon(1), ProcsStarted{launch.nspace, 1, Status::ErrJobFailedToLaunch});
@@ -1591,7 +1603,8 @@ TEST_F(ControllerTest, ASpawnLargerThanItsGrantReleasesAndFails) {
   env.take_sent();
   ctl->handle(Address::requestor(1), spawn(5, 8, spawn_alloc(Directive::New, cpus(4))));
   const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
-  ctl->handle(Address::scheduler(), AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-1")), "sp#5"});
+  ctl->handle(Address::scheduler(),
+              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-1")), "sp#5"});
   const auto release = only<AllocRequest>(env.take_sent(), Address::scheduler());  // no launch, no answer yet
   EXPECT_EQ(release.directive, Directive::Release);
   ctl->handle(Address::scheduler(), AllocResponse{release.id, Status::Success, {}, "sp#5"});
@@ -1602,7 +1615,8 @@ TEST_F(ControllerTest, ASpawnLargerThanItsGrantReleasesAndFails) {
 
 TEST_F(ControllerTest, ASpawnWithAnActivationLaunchesOnTheActivatedNodes) {
   attach();
-  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("n03")))));
+  ctl->handle(Address::requestor(1),
+              spawn(5, 0, spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("n03")))));
   EXPECT_TRUE(env.take_sent().empty());  // no scheduler, and no answer before the launch
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{3}));
   daemons_ready({3});
@@ -1620,7 +1634,8 @@ TEST_F(ControllerTest, ASpawnWithAnActivationLaunchesOnTheActivatedNodes) {
   EXPECT_EQ(r.status, Status::Success);
   EXPECT_EQ(r.nspace, launches[0].second.nspace);
 
-  ctl->handle(Address::requestor(1), spawn(6, 1, spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("head")))));
+  ctl->handle(Address::requestor(1),
+              spawn(6, 1, spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("head")))));
   EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrJobAllocFailed);
   EXPECT_EQ(env.daemons_started().size(), 1u);
 }
@@ -1658,9 +1673,12 @@ TEST_F(ControllerTest, ServeModeGrantsFromTheDvmsOwnPool) {
   EXPECT_EQ(ctl->session_count(), 1u);
 
   ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, cpus(8), kTool, "t#2"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST), "n03:8");
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::New, with({}, key::ALLOC_NUM_NODES, std::uint64_t{1}), kTool, "t#3"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST), "n04:8");
+  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
+            "n03:8");
+  ctl->handle(Address::requestor(1),
+              AllocRequest{7, Directive::New, with({}, key::ALLOC_NUM_NODES, std::uint64_t{1}), kTool, "t#3"});
+  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
+            "n04:8");
   ctl->handle(Address::requestor(1), AllocRequest{8, Directive::New, cpus(1), kTool, "t#4"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
 }
@@ -1686,16 +1704,19 @@ TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {
   env.take_sent();
   ctl->handle(Address::requestor(2), AllocRequest{6, Directive::Release, ref, kMallory, "m#1"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(2)).status, Status::ErrNoPermissions);
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, with({}, key::ALLOC_ID, std::string("nope")), kTool, "t#2"});
+  ctl->handle(Address::requestor(1),
+              AllocRequest{7, Directive::Release, with({}, key::ALLOC_ID, std::string("nope")), kTool, "t#2"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotFound);
   ctl->handle(Address::requestor(1), AllocRequest{8, Directive::Release, ref, kTool, "t#3"});
-  const auto released = only<AllocResponse>(env.take_sent(), Address::requestor(1));  // no COMPLETE: no scheduler made it
+  const auto released =
+      only<AllocResponse>(env.take_sent(), Address::requestor(1));  // no COMPLETE: no scheduler made it
   EXPECT_EQ(released.id, 8u);
   EXPECT_EQ(released.status, Status::Success);
   EXPECT_EQ(ctl->session_count(), 0u);
   // Its node is free again.
   ctl->handle(Address::requestor(1), AllocRequest{9, Directive::New, cpus(8), kTool, "t#4"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST), "n01:8");
+  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
+            "n01:8");
 }
 
 TEST_F(ControllerTest, ServeModeSessionsAreControlledByTheirOwnerAndKeepTheirTimeLimit) {
@@ -1783,7 +1804,8 @@ TEST_F(ControllerTest, ServeModeSkipsANodeWhoseDaemonFailed) {
   ctl->handle(Address::daemon(1), Unreachable{Address::daemon(1), MessageKind::DaemonReady, 0, ""});
   env.take_sent();
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST), "n02:8");
+  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
+            "n02:8");
 }
 
 // ---------------------------------------------------------------- a node lost

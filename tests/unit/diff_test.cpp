@@ -56,8 +56,8 @@ struct Job {
 std::string csv(const std::vector<Job>& jobs) {
   std::string out = kCsvHeader;
   for (const auto& j : jobs) {
-    out += j.id + ",w,sleep," + std::to_string(j.submit) + ",1,0," + (j.state == "COMPLETED_SUCCESSFULLY" ? "1" : "0") + "," +
-           j.state + ",";
+    out += j.id + ",w,sleep," + std::to_string(j.submit) + ",1,0," + (j.state == "COMPLETED_SUCCESSFULLY" ? "1" : "0") +
+           "," + j.state + ",";
     if (j.start >= 0)
       out += std::to_string(j.start) + "," + std::to_string(j.run) + "," + std::to_string(j.start + j.run) + "," +
              std::to_string(j.start - j.submit) + "," + std::to_string(j.start + j.run - j.submit) + ",1,0,-1,\n";
@@ -70,10 +70,21 @@ std::string csv(const std::vector<Job>& jobs) {
 const std::vector<Job> kJobs = {{"1", 0, 0}, {"2", 0, 10}, {"3", 1, 20}};
 
 json summary() {
-  return json{{"format", "pmixflow-summary"}, {"version", 1}, {"env", "sim"}, {"sim_time_s", 31.0},
-              {"wall_s", 0.0123}, {"messages", 42}, {"jobs", 3}, {"rejected", 0},
-              {"mean_wait_s", 10.0}, {"max_wait_s", 19.0}, {"mean_bounded_slowdown", 1.5},
-              {"utilization", 0.25}, {"makespan_s", 30.0}, {"preemptions", 0}, {"lost_work_cpu_s", 0.0}};
+  return json{{"format", "pmixflow-summary"},
+              {"version", 1},
+              {"env", "sim"},
+              {"sim_time_s", 31.0},
+              {"wall_s", 0.0123},
+              {"messages", 42},
+              {"jobs", 3},
+              {"rejected", 0},
+              {"mean_wait_s", 10.0},
+              {"max_wait_s", 19.0},
+              {"mean_bounded_slowdown", 1.5},
+              {"utilization", 0.25},
+              {"makespan_s", 30.0},
+              {"preemptions", 0},
+              {"lost_work_cpu_s", 0.0}};
 }
 
 struct RunSpec {
@@ -135,7 +146,8 @@ TEST(Diff, TheFirstDivergingEventIsNamedByLineAndField) {
   TempDir tmp;
   RunSpec changed;
   changed.events[2] = R"({"t":1,"ev":"send","who":"requestor:a","to":"controller","msg":"alloc","id":1})";  // line 4
-  changed.events[4] = R"({"t":3,"ev":"send","who":"scheduler","to":"requestor:a","msg":"answer","id":1})";  // later: not reported
+  changed.events[4] =
+      R"({"t":3,"ev":"send","who":"scheduler","to":"requestor:a","msg":"answer","id":1})";  // later: not reported
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", changed));
   EXPECT_FALSE(r.equal());
   EXPECT_FALSE(r.events.identical);
@@ -257,7 +269,7 @@ TEST(Diff, AJobInOneRunOnlyOrWithAnotherFateIsReported) {
   EXPECT_EQ(r.jobs.only_in_a, 1u);
   EXPECT_EQ(r.jobs.only_in_b, 1u);
   EXPECT_EQ(r.jobs.state_changes, 1u);
-  EXPECT_EQ(r.jobs.start_differs, 1u);   // job 2 started in A only
+  EXPECT_EQ(r.jobs.start_differs, 1u);    // job 2 started in A only
   EXPECT_EQ(r.jobs.started_in_both, 1u);  // job 1
   const JobDelta* j2 = find_job(r, "2");
   ASSERT_NE(j2, nullptr);
@@ -402,7 +414,8 @@ TEST(Diff, MissingOrForeignInputsAreNamed) {
   const InputError bad = expect_input_error([&] { diff_runs(a, write_run(tmp.path() / "b", RunSpec{})); });
   EXPECT_TRUE(Contains(bad.what(), (tmp.path() / "a" / "summary.json").string()));
 
-  std::ofstream(tmp.path() / "a" / "jobs.csv") << kCsvHeader << "1,w,sleep,0,1,0,1,COMPLETED_SUCCESSFULLY,soon,1,1,0,1,1,0,-1,\n";
+  std::ofstream(tmp.path() / "a" / "jobs.csv")
+      << kCsvHeader << "1,w,sleep,0,1,0,1,COMPLETED_SUCCESSFULLY,soon,1,1,0,1,1,0,-1,\n";
   std::ofstream(tmp.path() / "a" / "summary.json") << summary().dump();
   const InputError start = expect_input_error([&] { diff_runs(a, (tmp.path() / "b").string()); });
   EXPECT_EQ(start.file(), jobs);
@@ -415,7 +428,8 @@ TEST(Diff, NothingInCommonIsBadInput) {
   const fs::path a = write_run(tmp.path() / "a", RunSpec{});
   fs::create_directories(tmp.path() / "b");
   std::ofstream(tmp.path() / "b" / "summary.json") << summary().dump();
-  const InputError e = expect_input_error([&] { diff_runs((a / "events.jsonl").string(), (tmp.path() / "b").string()); });
+  const InputError e =
+      expect_input_error([&] { diff_runs((a / "events.jsonl").string(), (tmp.path() / "b").string()); });
   EXPECT_TRUE(Contains(e.what(), "nothing to compare"));
 }
 

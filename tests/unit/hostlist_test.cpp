@@ -25,9 +25,7 @@ class TempDir : public test::TempDir {
   TempDir() : test::TempDir("pmixflow_hostlist") {}
 };
 
-HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) {
-  return {std::move(name), slots};
-}
+HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) { return {std::move(name), slots}; }
 
 // ---------------------------------------------------------------------------------------------
 // parse_host_list
@@ -244,8 +242,7 @@ TEST(HostFile, CommentsBlankLinesSlotsAndExclusions) {
                               "^n06   # gone for maintenance\n"
                               "n07 max_slots=2");  // no final newline
   const auto spec = parse_hostfile(path, HostUse::Host);
-  EXPECT_EQ(spec.hosts,
-            (std::vector{host("n01", 4), host("n02", 2), host("n03"), host("n04", 6), host("n07")}));
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01", 4), host("n02", 2), host("n03"), host("n04", 6), host("n07")}));
   EXPECT_EQ(spec.excluded, (std::vector<std::string>{"n05", "n06"}));
   EXPECT_FALSE(spec.all);
   EXPECT_TRUE(spec.relative.empty());
@@ -375,8 +372,7 @@ TEST(Resolve, RelativeCountsFromZero) {
 
 TEST(Resolve, NamedThenRelativeThenAll) {
   const auto spec = parse_host_list("+all,+n3,n02", HostUse::Activate);
-  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()),
-            (std::vector<std::string>{"n02", "n04", "n01", "n03", "n05"}));
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n02", "n04", "n01", "n03", "n05"}));
 }
 
 TEST(Resolve, AllSelectsEveryAllocatedNode) {

@@ -28,11 +28,11 @@ TEST(PriorityPreempt, BackfillsAroundTheFirstRequestsReservation) {
   FakeView v;
   v.total = 10;
   v.run(100, 6, 0, 100);
-  v.queue_job(1, 2, 500, 0);   // low priority, short of nothing: fits, but would end after 100
-  v.queue_job(2, 8, 50, 9);    // the first by priority: reserved at 100 with 2 extra
-  v.queue_job(3, 4, 500, 0);   // fits now, ends after 100, more than the extra: waits
+  v.queue_job(1, 2, 500, 0);  // low priority, short of nothing: fits, but would end after 100
+  v.queue_job(2, 8, 50, 9);   // the first by priority: reserved at 100 with 2 extra
+  v.queue_job(3, 4, 500, 0);  // fits now, ends after 100, more than the extra: waits
   PriorityPreemptPolicy p;
-  EXPECT_EQ(p.next(v), 1u);    // 2 cpus fit in the 2 extra
+  EXPECT_EQ(p.next(v), 1u);  // 2 cpus fit in the 2 extra
   v.start(1);
   EXPECT_EQ(p.next(v), std::nullopt);
   EXPECT_TRUE(p.preempt(v).empty());  // nothing running is preemptible
@@ -42,9 +42,9 @@ TEST(PriorityPreempt, TakesTheLowestPriorityAndMostRecentFirstAndNoMoreThanNeede
   FakeView v;
   v.total = 16;
   v.run(10, 4, 0, 1000, 1, true);
-  v.run(11, 4, 5, 1000, 1, true);    // same priority, started later: less work lost
-  v.run(12, 4, 1, 1000, 0, true);    // lowest priority: first to go
-  v.run(13, 4, 2, 1000, 0, false);   // never granted PMIX_ALLOC_PREEMPTIBLE
+  v.run(11, 4, 5, 1000, 1, true);   // same priority, started later: less work lost
+  v.run(12, 4, 1, 1000, 0, true);   // lowest priority: first to go
+  v.run(13, 4, 2, 1000, 0, false);  // never granted PMIX_ALLOC_PREEMPTIBLE
   v.time = 10;
   v.queue_job(1, 8, 100, 5);
   PriorityPreemptPolicy p;
@@ -80,7 +80,7 @@ TEST(PriorityPreempt, WaitsForWhatIsAlreadyEnding) {
   v.queue_job(1, 4, 100, 5);
   PriorityPreemptPolicy p;
   EXPECT_TRUE(p.preempt(v).empty());  // job 11's cpus come back: no second victim
-  v.queue_job(2, 8, 100, 6);  // now the first wants all eight: job 10 must go too
+  v.queue_job(2, 8, 100, 6);          // now the first wants all eight: job 10 must go too
   EXPECT_EQ(p.preempt(v), (Keys{10}));
 }
 

@@ -180,7 +180,8 @@ TEST_F(RequestorTest, AnUnreachableCallIsAnsweredAlone) {
   const auto sent = env.take_sent();
   ASSERT_EQ(sent.size(), 2u);
   env.advance(0.25);
-  r.handle(Address::daemon(3), Unreachable{Address::daemon(3), MessageKind::AllocRequest, message_id(sent[1].msg), "t#2"});
+  r.handle(Address::daemon(3),
+           Unreachable{Address::daemon(3), MessageKind::AllocRequest, message_id(sent[1].msg), "t#2"});
   const auto& res = r.results();
   EXPECT_EQ(res[0].answered, -1);
   EXPECT_EQ(res[1].status, Status::ErrUnreach);
@@ -199,7 +200,8 @@ TEST_F(RequestorTest, EventsAreLoggedNotMistakenForAnswers) {
 // ---------------------------------------------------------------- PMIx_Spawn
 
 TEST_F(RequestorTest, SpawnsGoOutAtTheirTimesWithTheRequestorsIdentity) {
-  Requestor r(env, kMe, {spawn_at(3, Address::daemon(2), "t#1", Directive::New), spawn_at(4, Address::controller(), "t#2")});
+  Requestor r(env, kMe,
+              {spawn_at(3, Address::daemon(2), "t#1", Directive::New), spawn_at(4, Address::controller(), "t#2")});
   r.start();
   env.advance(3);
   const auto first = only<SpawnRequest>(env.take_sent(), Address::daemon(2));

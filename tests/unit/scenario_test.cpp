@@ -70,9 +70,10 @@ TEST(Scenario, FullHeaderAndEveryOperation) {
   t += R"({"at":3,"op":"session_control","requestor":"alice","via":"controller","session":1,)"
        R"("directives":{"PMIX_SESSION_TERMINATE":true,"pmix.alloc.time":30},"expect":{"status":"PMIX_ERR_NOT_FOUND"}})"
        "\n";
-  t += R"({"at":4,"op":"session_control","requestor":"alice","via":"daemon:+n1","session":"all",)"
-       R"("directives":{"PMIX_SESSION_INSTANTIATE":true},"app":[{"cmd":"a.out","runtime":5,"exit_code":3},{"cmd":"sleep","argv":["1"]}]})"
-       "\n";
+  t +=
+      R"({"at":4,"op":"session_control","requestor":"alice","via":"daemon:+n1","session":"all",)"
+      R"("directives":{"PMIX_SESSION_INSTANTIATE":true},"app":[{"cmd":"a.out","runtime":5,"exit_code":3},{"cmd":"sleep","argv":["1"]}]})"
+      "\n";
   t += R"({"at":6,"op":"scheduler_detach","comment":"gone"})"
        "\n";
   t += R"({"at":9,"op":"scheduler_attach"})"
@@ -172,9 +173,10 @@ TEST(Scenario, HeaderDefaults) {
 }
 
 TEST(Scenario, UnknownPmixKeysAreCarriedAsGiven) {
-  const Scenario sc = parse(kHeader + "\n" +
-                            op_line(R"("directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":1,)"
-                                    R"("pmix.site.flag":true,"pmix.site.count":3,"pmix.site.ratio":0.5,"pmix.site.name":"x"})"));
+  const Scenario sc =
+      parse(kHeader + "\n" +
+            op_line(R"("directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":1,)"
+                    R"("pmix.site.flag":true,"pmix.site.count":3,"pmix.site.ratio":0.5,"pmix.site.name":"x"})"));
   const auto& info = std::get<AllocRequest>(sc.calls.at(0).call).info;
   ASSERT_EQ(info.size(), 5u);
   EXPECT_EQ(*info.get<bool>("pmix.site.flag"), true);
@@ -189,9 +191,7 @@ TEST(Scenario, BadJsonNamesTheLine) {
   EXPECT_TRUE(Contains(e.what(), "not valid JSON"));
 }
 
-TEST(Scenario, ALineMustBeAnObject) {
-  expect_located(refused(kHeader + "\n[1,2]\n"), 2, "");
-}
+TEST(Scenario, ALineMustBeAnObject) { expect_located(refused(kHeader + "\n[1,2]\n"), 2, ""); }
 
 TEST(Scenario, EmptyInputHasNoHeader) {
   const auto e = refused("\n  \n");
@@ -267,15 +267,16 @@ TEST(Scenario, WrongValueTypeIsRefused) {
 
 TEST(Scenario, BadViaIsRefused) {
   for (const char* via : {"daemon", "daemon:", "rm", "Controller"}) {
-    const auto e = refused(kHeader + "\n" + R"({"at":1,"op":"alloc","requestor":"a","via":")" + via +
-                           R"(","directive":"NEW"})");
+    const auto e =
+        refused(kHeader + "\n" + R"({"at":1,"op":"alloc","requestor":"a","via":")" + via + R"(","directive":"NEW"})");
     expect_located(e, 2, "via");
   }
 }
 
 TEST(Scenario, BadAllocTimeIsRefused) {
   for (const char* t : {R"("1:xx")", R"("")", R"("-5")", R"("1:2:3:4:5:6")", "true", "-3"}) {
-    const auto e = refused(kHeader + "\n" + op_line(std::string(R"("directive":"NEW","info":{"PMIX_ALLOC_TIME":)") + t + "}"));
+    const auto e =
+        refused(kHeader + "\n" + op_line(std::string(R"("directive":"NEW","info":{"PMIX_ALLOC_TIME":)") + t + "}"));
     expect_located(e, 2, "info.PMIX_ALLOC_TIME");
   }
   // Whole seconds (OpenPMIx 4.2.2) are accepted.

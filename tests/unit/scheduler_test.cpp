@@ -371,8 +371,7 @@ TEST_F(SchedulerTest, ExtendInCpusAddsNodesTheRmIsToldAbout) {
   const auto ext = only<SessionCtrlRequest>(env.take_sent(), Address::controller());
   EXPECT_EQ(str(ext.directives, key::ALLOC_NODE_LIST), "n02:4");
   sched.handle(Address::controller(), SessionCtrlResponse{ext.id, Status::Success, {}, ext.corr});
-  EXPECT_EQ(str(only<AllocResponse>(env.take_sent(), Address::requestor(1)).info, key::ALLOC_NODE_LIST),
-            "n01:8,n02:4");
+  EXPECT_EQ(str(only<AllocResponse>(env.take_sent(), Address::requestor(1)).info, key::ALLOC_NODE_LIST), "n01:8,n02:4");
 }
 
 TEST_F(SchedulerTest, ARequestLargerThanTheMachineIsRefusedAtOnce) {
@@ -474,9 +473,9 @@ SessionCtrlRequest forwarded_ctrl(std::uint64_t id, std::uint32_t session, std::
 
 TEST_F(SchedulerTest, AllSessionsMeansEverySessionTheRequestorOwnsAnsweredWhenAllAreDone) {
   connect_rm();
-  granted(1, 4);                         // session 1: tool
-  granted(2, 4, Proc{"other", 0});       // session 2: someone else
-  granted(3, 4);                         // session 3: tool
+  granted(1, 4);                    // session 1: tool
+  granted(2, 4, Proc{"other", 0});  // session 2: someone else
+  granted(3, 4);                    // session 3: tool
   env.clear_events();
   sched.handle(Address::controller(), forwarded_ctrl(8, kAllSessions, key::SESSION_PAUSE, kTool));
   const auto orders = all_of<SessionCtrlRequest>(env.take_sent());

@@ -32,8 +32,7 @@ class TempDir : public test::TempDir {
     gzFile out = gzopen(file.c_str(), "wb");
     EXPECT_NE(out, nullptr) << file;
     if (out == nullptr) return file;
-    EXPECT_EQ(gzwrite(out, content.data(), static_cast<unsigned>(content.size())),
-              static_cast<int>(content.size()));
+    EXPECT_EQ(gzwrite(out, content.data(), static_cast<unsigned>(content.size())), static_cast<int>(content.size()));
     EXPECT_EQ(gzclose(out), Z_OK);
     return file;
   }
@@ -61,10 +60,9 @@ struct Line {
   std::string think_time = "-1";
 
   std::string text() const {
-    return job + " " + submit + " " + wait + " " + run + " " + allocated_procs + " " + avg_cpu +
-           " " + used_memory + " " + requested_procs + " " + requested_time + " " +
-           requested_memory + " " + status + " " + user + " " + group + " " + executable + " " +
-           queue + " " + partition + " " + preceding_job + " " + think_time + "\n";
+    return job + " " + submit + " " + wait + " " + run + " " + allocated_procs + " " + avg_cpu + " " + used_memory +
+           " " + requested_procs + " " + requested_time + " " + requested_memory + " " + status + " " + user + " " +
+           group + " " + executable + " " + queue + " " + partition + " " + preceding_job + " " + think_time + "\n";
   }
 };
 
@@ -82,9 +80,7 @@ std::size_t skips(const SwfTrace& trace, SwfSkip reason) {
   return it == trace.skipped.end() ? 0 : it->second;
 }
 
-std::string shared_trace() {
-  return std::string(PMIXFLOW_SHARED_DIR) + "/data/traces/KTH-SP2-1996-2.1-cln.swf.gz";
-}
+std::string shared_trace() { return std::string(PMIXFLOW_SHARED_DIR) + "/data/traces/KTH-SP2-1996-2.1-cln.swf.gz"; }
 
 // ---------------------------------------------------------------------------------------------
 // Header
@@ -157,8 +153,8 @@ TEST(SwfHeader, NoHeaderAtAll) {
 
 TEST(SwfJobs, EveryFieldMapped) {
   TempDir tmp;
-  const std::string path = tmp.write(
-      "fields.swf", "; Comment\n\n7 100.5 20 30 4 25.5 1024 8 3600 2048 5 42 43 44 45 46 6 12.5\n");
+  const std::string path =
+      tmp.write("fields.swf", "; Comment\n\n7 100.5 20 30 4 25.5 1024 8 3600 2048 5 42 43 44 45 46 6 12.5\n");
   const SwfTrace trace = read_swf(path);
   ASSERT_EQ(trace.jobs.size(), 1u);
   const SwfJob& j = trace.jobs[0];
@@ -192,11 +188,10 @@ TEST(SwfJobs, EveryFieldMapped) {
 
 TEST(SwfJobs, DecimalsSignsExponentsAndTabs) {
   TempDir tmp;
-  const std::string path =
-      tmp.write("decimals.swf",
-                "1\t1e3\t-1.00\t+30.25\t4.00\t-1.00\t-1.00\t-1.00\t3600.50\t-1.00\t1.0\t"
-                "-1\t-1\t-1\t-1\t-1\t-1\t-1\n"
-                "  9223372036854775807 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17  \n");
+  const std::string path = tmp.write("decimals.swf",
+                                     "1\t1e3\t-1.00\t+30.25\t4.00\t-1.00\t-1.00\t-1.00\t3600.50\t-1.00\t1.0\t"
+                                     "-1\t-1\t-1\t-1\t-1\t-1\t-1\n"
+                                     "  9223372036854775807 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17  \n");
   const SwfTrace trace = read_swf(path);
   ASSERT_EQ(trace.jobs.size(), 2u);
   const SwfJob& j = trace.jobs[0];
@@ -220,8 +215,8 @@ TEST(SwfJobs, ProcsFallBackToAllocatedWhenRequestedIsUnknown) {
   allocated_unknown.allocated_procs = "-1";
   Line both = job("3", "0", "10", "3");
   both.allocated_procs = "64";
-  const SwfTrace trace = read_swf(
-      tmp.write("procs.swf", requested_unknown.text() + allocated_unknown.text() + both.text()));
+  const SwfTrace trace =
+      read_swf(tmp.write("procs.swf", requested_unknown.text() + allocated_unknown.text() + both.text()));
   ASSERT_EQ(trace.jobs.size(), 3u);
   EXPECT_EQ(trace.jobs[0].procs, 16u);
   EXPECT_EQ(trace.jobs[1].procs, 2u);
@@ -240,9 +235,8 @@ TEST(SwfJobs, EstimateRules) {
   equal.requested_time = "100";
   Line zero_run = job("5", "0", "0", "1");
   zero_run.requested_time = "-1";
-  const SwfTrace trace =
-      read_swf(tmp.write("estimates.swf", unknown.text() + smaller.text() + larger.text() +
-                                              equal.text() + zero_run.text()));
+  const SwfTrace trace = read_swf(
+      tmp.write("estimates.swf", unknown.text() + smaller.text() + larger.text() + equal.text() + zero_run.text()));
   ASSERT_EQ(trace.jobs.size(), 5u);
   EXPECT_EQ(trace.jobs[0].estimate, 100);  // -1: the runtime
   EXPECT_EQ(trace.jobs[1].estimate, 100);  // smaller than the runtime: the runtime
@@ -259,14 +253,13 @@ TEST(SwfJobs, EachSkipReasonCountedOnceInOrder) {
   no_procs_either.allocated_procs = "-1";
   Line requested_zero = job("4", "0", "10", "0");  // field 8 is not -1: no fallback
   requested_zero.allocated_procs = "4";
-  const std::string content = "; MaxProcs: 64\n" +
-                              job("1", "0", "-1", "0").text() +    // runtime and processors
-                              job("2", "0", "-5", "100").text() +  // runtime and MaxProcs
-                              no_procs_either.text() +             //
-                              requested_zero.text() +              //
-                              job("5", "0", "10", "65").text() +   // over MaxProcs
-                              job("6", "0", "10", "64").text() +   // at MaxProcs: kept
-                              job("7", "0", "0", "1").text();      // runtime 0: kept
+  const std::string content = "; MaxProcs: 64\n" + job("1", "0", "-1", "0").text() +  // runtime and processors
+                              job("2", "0", "-5", "100").text() +                     // runtime and MaxProcs
+                              no_procs_either.text() +                                //
+                              requested_zero.text() +                                 //
+                              job("5", "0", "10", "65").text() +                      // over MaxProcs
+                              job("6", "0", "10", "64").text() +                      // at MaxProcs: kept
+                              job("7", "0", "0", "1").text();                         // runtime 0: kept
   const SwfTrace trace = read_swf(tmp.write("skips.swf", content));
   ASSERT_EQ(trace.jobs.size(), 2u);
   EXPECT_EQ(trace.jobs[0].record.job, 6);
@@ -279,9 +272,8 @@ TEST(SwfJobs, EachSkipReasonCountedOnceInOrder) {
 
 TEST(SwfJobs, MaxProcsAppliesWhereverTheHeaderLineIs) {
   TempDir tmp;
-  const SwfTrace trace =
-      read_swf(tmp.write("late.swf", job("1", "0", "10", "8").text() +
-                                         job("2", "5", "10", "2").text() + "; MaxProcs: 4\n"));
+  const SwfTrace trace = read_swf(
+      tmp.write("late.swf", job("1", "0", "10", "8").text() + job("2", "5", "10", "2").text() + "; MaxProcs: 4\n"));
   ASSERT_EQ(trace.jobs.size(), 1u);
   EXPECT_EQ(trace.jobs[0].record.job, 2);
   EXPECT_EQ(skips(trace, SwfSkip::MoreThanMaxProcs), 1u);
@@ -298,10 +290,10 @@ TEST(SwfJobs, WithoutMaxProcsNothingIsTooLarge) {
 
 TEST(SwfJobs, SubmitRelativeToTheFirstKeptJobInFileOrder) {
   TempDir tmp;
-  const SwfTrace trace = read_swf(tmp.write(
-      "submit.swf", job("1", "1000", "-1", "1").text() +  // skipped: not the reference
-                        job("2", "1500", "10", "1").text() + job("3", "1600", "10", "1").text() +
-                        job("4", "1550.5", "10", "1").text()));
+  const SwfTrace trace =
+      read_swf(tmp.write("submit.swf", job("1", "1000", "-1", "1").text() +  // skipped: not the reference
+                                           job("2", "1500", "10", "1").text() + job("3", "1600", "10", "1").text() +
+                                           job("4", "1550.5", "10", "1").text()));
   ASSERT_EQ(trace.jobs.size(), 3u);
   EXPECT_EQ(trace.first_submit, 1500);
   EXPECT_EQ(trace.jobs[0].submit, 0);
@@ -325,8 +317,8 @@ TEST(SwfJobs, LineEndingsAndLongLines) {
   // CRLF, a line far longer than any read buffer, and no newline at the very end.
   std::string wide = "9";
   for (int field = 1; field < 18; ++field) wide += std::string(10000, ' ') + "2";
-  const std::string content = "; MaxNodes: 8\r\n" + job("1", "0", "10", "1").text() + "\r\n" +
-                              wide + "\n" + "3 7 -1 10 -1 -1 -1 4 -1 -1 1 -1 -1 -1 -1 -1 -1 -1";
+  const std::string content = "; MaxNodes: 8\r\n" + job("1", "0", "10", "1").text() + "\r\n" + wide + "\n" +
+                              "3 7 -1 10 -1 -1 -1 4 -1 -1 1 -1 -1 -1 -1 -1 -1 -1";
   const SwfTrace trace = read_swf(tmp.write("endings.swf", content));
   EXPECT_EQ(trace.max_nodes, 8);
   EXPECT_EQ(trace.header.at("MaxNodes"), "8");
@@ -347,8 +339,8 @@ TEST(SwfGzip, SameResultAsPlainDetectedByContent) {
   Line a = job("1", "100", "10", "2");
   a.requested_time = "60";
   const std::string content = "; MaxNodes: 10\n; MaxProcs: 20\n; UnixStartTime: 5\n\n" + a.text() +
-                              job("2", "150", "-1", "2").text() +
-                              job("3", "170", "30", "40").text() + job("4", "180", "5", "3").text();
+                              job("2", "150", "-1", "2").text() + job("3", "170", "30", "40").text() +
+                              job("4", "180", "5", "3").text();
   const std::vector<std::string> paths = {
       tmp.write("plain.swf", content),
       tmp.write_gz("packed.swf.gz", content),
@@ -376,8 +368,7 @@ TEST(SwfGzip, SameResultAsPlainDetectedByContent) {
 
 TEST(SwfGzip, ErrorsNameTheLineOfTheUncompressedText) {
   TempDir tmp;
-  const std::string path =
-      tmp.write_gz("bad.swf.gz", "; c\n" + job("1", "0", "10", "1").text() + "1 2 3\n");
+  const std::string path = tmp.write_gz("bad.swf.gz", "; c\n" + job("1", "0", "10", "1").text() + "1 2 3\n");
   const InputError e = expect_input_error([&] { read_swf(path); });
   EXPECT_EQ(e.file(), path);
   EXPECT_EQ(e.line(), 3u);
@@ -389,9 +380,9 @@ TEST(SwfGzip, TruncatedArchiveIsAnError) {
   std::string content;
   std::mt19937 random(7);
   for (int i = 1; i <= 20000; ++i) {
-    content += job(std::to_string(i), std::to_string(i), std::to_string(random() % 100000),
-                   std::to_string(1 + random() % 64))
-                   .text();
+    content +=
+        job(std::to_string(i), std::to_string(i), std::to_string(random() % 100000), std::to_string(1 + random() % 64))
+            .text();
   }
   const std::string path = tmp.write_gz("cut.swf.gz", content);
   fs::resize_file(path, fs::file_size(path) / 2);
@@ -486,8 +477,7 @@ TEST(SwfErrors, MissingFile) {
   TempDir tmp;
   const std::string path = tmp.dir() + "/no_such.swf";
   for (const bool lenient : {false, true}) {
-    const InputError e =
-        expect_input_error([&] { read_swf(path, SwfOptions{.lenient = lenient}); });
+    const InputError e = expect_input_error([&] { read_swf(path, SwfOptions{.lenient = lenient}); });
     EXPECT_EQ(e.file(), path);
     EXPECT_EQ(e.line(), 0u);
     EXPECT_TRUE(Contains(e.detail(), "No such file")) << e.detail();
@@ -548,8 +538,7 @@ std::size_t count_job_lines(const std::string& path) {
 
 TEST(SwfArchive, KthSp2) {
   const std::string path = shared_trace();
-  if (!fs::exists(path))
-    GTEST_SKIP() << "../shared/data not found: skipping test that needs the shared data set";
+  if (!fs::exists(path)) GTEST_SKIP() << "../shared/data not found: skipping test that needs the shared data set";
 
   const auto start = std::chrono::steady_clock::now();
   const SwfTrace trace = read_swf(path);
@@ -563,10 +552,9 @@ TEST(SwfArchive, KthSp2) {
 
   std::size_t skipped = 0;
   std::cout << "[ KTH-SP2  ] " << trace.jobs.size() << " jobs kept in " << took.count() << " ms\n";
-  for (const SwfSkip reason : {SwfSkip::NegativeRuntime, SwfSkip::NoProcessors,
-                               SwfSkip::MoreThanMaxProcs, SwfSkip::Malformed}) {
-    std::cout << "[ KTH-SP2  ] skipped, " << swf_skip_name(reason) << ": " << skips(trace, reason)
-              << "\n";
+  for (const SwfSkip reason :
+       {SwfSkip::NegativeRuntime, SwfSkip::NoProcessors, SwfSkip::MoreThanMaxProcs, SwfSkip::Malformed}) {
+    std::cout << "[ KTH-SP2  ] skipped, " << swf_skip_name(reason) << ": " << skips(trace, reason) << "\n";
     skipped += skips(trace, reason);
   }
   EXPECT_EQ(skipped + trace.jobs.size(), count_job_lines(path));

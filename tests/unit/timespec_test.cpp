@@ -43,9 +43,7 @@ TEST(AllocTime, FieldsMayExceedTheirRange) {
   EXPECT_EQ(parse_alloc_time("45:0:0:0"), 45 * kDay);
 }
 
-TEST(AllocTime, SurroundingWhitespaceTrimmed) {
-  EXPECT_EQ(parse_alloc_time("  1:00 \t\n"), kMinute);
-}
+TEST(AllocTime, SurroundingWhitespaceTrimmed) { EXPECT_EQ(parse_alloc_time("  1:00 \t\n"), kMinute); }
 
 TEST(AllocTime, ErrorsNameOriginFieldAndText) {
   try {
@@ -89,16 +87,16 @@ TEST_P(AllocTimeRefused, WithReason) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllocTime, AllocTimeRefused,
-    ::testing::Values(BadTime{"", "empty"}, BadTime{"   ", "empty"}, BadTime{":", "empty field"},
-                      BadTime{"1:", "empty field"}, BadTime{":1", "empty field"},
-                      BadTime{"1::1", "empty field"}, BadTime{"1:2:3:4:5:6", "more than five"},
-                      BadTime{"-5", "not a plain decimal"}, BadTime{"+5", "not a plain decimal"},
-                      BadTime{"1.5", "not a plain decimal"}, BadTime{"1e3", "not a plain decimal"},
-                      BadTime{"1: 30", "not a plain decimal"}, BadTime{"1 :30", "not a plain decimal"},
-                      BadTime{"inf", "not a plain decimal"}, BadTime{"1h", "not a plain decimal"},
-                      BadTime{"99999999999999999999999", "too large"}));
+INSTANTIATE_TEST_SUITE_P(AllocTime, AllocTimeRefused,
+                         ::testing::Values(BadTime{"", "empty"}, BadTime{"   ", "empty"}, BadTime{":", "empty field"},
+                                           BadTime{"1:", "empty field"}, BadTime{":1", "empty field"},
+                                           BadTime{"1::1", "empty field"}, BadTime{"1:2:3:4:5:6", "more than five"},
+                                           BadTime{"-5", "not a plain decimal"}, BadTime{"+5", "not a plain decimal"},
+                                           BadTime{"1.5", "not a plain decimal"}, BadTime{"1e3", "not a plain decimal"},
+                                           BadTime{"1: 30", "not a plain decimal"},
+                                           BadTime{"1 :30", "not a plain decimal"},
+                                           BadTime{"inf", "not a plain decimal"}, BadTime{"1h", "not a plain decimal"},
+                                           BadTime{"99999999999999999999999", "too large"}));
 
 TEST(AllocTime, FormatShortestForm) {
   EXPECT_EQ(format_alloc_time(0), "0");
@@ -131,8 +129,8 @@ TEST(AllocTime, FormatRefusesNonsense) {
 }
 
 TEST(AllocTime, RoundTripsWholeSeconds) {
-  for (const double s : {0.0, 1.0, 59.0, 60.0, 61.0, 3599.0, 3600.0, 3661.0, 86399.0, 86400.0,
-                         90061.0, kMonth, kMonth + 1, 1e9}) {
+  for (const double s :
+       {0.0, 1.0, 59.0, 60.0, 61.0, 3599.0, 3600.0, 3661.0, 86399.0, 86400.0, 90061.0, kMonth, kMonth + 1, 1e9}) {
     EXPECT_EQ(parse_alloc_time(format_alloc_time(s)), s) << s;
   }
   // A sweep across every field boundary up to a little over two days.

@@ -126,23 +126,40 @@ TEST(SessionOp, KeysNamesAndParseRoundTrip) {
 
 TEST(Keys, UpstreamKeyStrings) {
   const std::vector<std::pair<std::string_view, std::string_view>> keys{
-      {key::ALLOC_REQ_ID, "pmix.alloc.reqid"},     {key::ALLOC_ID, "pmix.alloc.id"},
-      {key::ALLOC_NUM_NODES, "pmix.alloc.nnodes"}, {key::ALLOC_NODE_LIST, "pmix.alloc.nlist"},
-      {key::ALLOC_NUM_CPUS, "pmix.alloc.ncpus"},   {key::ALLOC_NUM_CPU_LIST, "pmix.alloc.ncpulist"},
-      {key::ALLOC_CPU_LIST, "pmix.alloc.cpulist"}, {key::ALLOC_MEM_SIZE, "pmix.alloc.msize"},
-      {key::ALLOC_TIME, "pmix.alloc.time"},        {key::ALLOC_QUEUE, "pmix.alloc.queue"},
-      {key::ALLOC_PREEMPTIBLE, "pmix.alloc.preempt"}, {key::ALLOC_CHILD_SEP, "pmix.alloc.sep"},
-      {key::ALLOC_INHERITANCE, "pmix.alloc.inhrt"}, {key::HOST, "pmix.host"},
-      {key::HOSTFILE, "pmix.hostfile"},            {key::ADD_HOST, "pmix.addhost"},
-      {key::ADD_HOSTFILE, "pmix.addhostfile"},     {key::SESSION_ID, "pmix.session.id"},
-      {key::REQUESTOR, "pmix.requestor"},          {key::NSPACE, "pmix.nspace"},
-      {key::TIMEOUT, "pmix.timeout"},              {key::USERID, "pmix.euid"},
-      {key::JOB_INFO_ARRAY, "pmix.job.arr"},       {key::JOB_TERM_STATUS, "pmix.job.term.status"},
-      {key::SESSION_CTRL_ID, "pmix.ssnctrl.id"},   {key::SESSION_RESOURCES, "pmix.ssn.res"},
-      {key::SESSION_JOB, "pmix.ssn.job"},          {key::SESSION_APP, "pmix.ssn.app"},
-      {key::SESSION_PROVISION_NODES, "pmix.ssn.pvnnds"}, {key::SESSION_PROVISION_IMAGE, "pmix.ssn.pvnimg"},
-      {key::SERVER_SCHEDULER, "pmix.srv.sched"},   {key::SERVER_SYS_CONTROLLER, "pmix.srv.ctrlr"},
-      {key::CONNECT_TO_SCHEDULER, "pmix.cnct.sched"}, {key::CONNECT_TO_SYS_CONTROLLER, "pmix.cnct.ctrlr"},
+      {key::ALLOC_REQ_ID, "pmix.alloc.reqid"},
+      {key::ALLOC_ID, "pmix.alloc.id"},
+      {key::ALLOC_NUM_NODES, "pmix.alloc.nnodes"},
+      {key::ALLOC_NODE_LIST, "pmix.alloc.nlist"},
+      {key::ALLOC_NUM_CPUS, "pmix.alloc.ncpus"},
+      {key::ALLOC_NUM_CPU_LIST, "pmix.alloc.ncpulist"},
+      {key::ALLOC_CPU_LIST, "pmix.alloc.cpulist"},
+      {key::ALLOC_MEM_SIZE, "pmix.alloc.msize"},
+      {key::ALLOC_TIME, "pmix.alloc.time"},
+      {key::ALLOC_QUEUE, "pmix.alloc.queue"},
+      {key::ALLOC_PREEMPTIBLE, "pmix.alloc.preempt"},
+      {key::ALLOC_CHILD_SEP, "pmix.alloc.sep"},
+      {key::ALLOC_INHERITANCE, "pmix.alloc.inhrt"},
+      {key::HOST, "pmix.host"},
+      {key::HOSTFILE, "pmix.hostfile"},
+      {key::ADD_HOST, "pmix.addhost"},
+      {key::ADD_HOSTFILE, "pmix.addhostfile"},
+      {key::SESSION_ID, "pmix.session.id"},
+      {key::REQUESTOR, "pmix.requestor"},
+      {key::NSPACE, "pmix.nspace"},
+      {key::TIMEOUT, "pmix.timeout"},
+      {key::USERID, "pmix.euid"},
+      {key::JOB_INFO_ARRAY, "pmix.job.arr"},
+      {key::JOB_TERM_STATUS, "pmix.job.term.status"},
+      {key::SESSION_CTRL_ID, "pmix.ssnctrl.id"},
+      {key::SESSION_RESOURCES, "pmix.ssn.res"},
+      {key::SESSION_JOB, "pmix.ssn.job"},
+      {key::SESSION_APP, "pmix.ssn.app"},
+      {key::SESSION_PROVISION_NODES, "pmix.ssn.pvnnds"},
+      {key::SESSION_PROVISION_IMAGE, "pmix.ssn.pvnimg"},
+      {key::SERVER_SCHEDULER, "pmix.srv.sched"},
+      {key::SERVER_SYS_CONTROLLER, "pmix.srv.ctrlr"},
+      {key::CONNECT_TO_SCHEDULER, "pmix.cnct.sched"},
+      {key::CONNECT_TO_SYS_CONTROLLER, "pmix.cnct.ctrlr"},
       {key::TOOL_CONNECT_OPTIONAL, "pmix.tool.conopt"},
   };
   for (const auto& [k, upstream] : keys) EXPECT_EQ(k, upstream);
@@ -173,7 +190,9 @@ TEST(Keys, FoundByNameOrKeyWithTheirType) {
 
 TEST(InfoList, GetIsTyped) {
   InfoList info;
-  info.add(key::ALLOC_ID, std::string("alloc-1")).add(key::SESSION_ID, std::uint32_t{7}).add(key::REQUESTOR, Proc{"ns", 2});
+  info.add(key::ALLOC_ID, std::string("alloc-1"))
+      .add(key::SESSION_ID, std::uint32_t{7})
+      .add(key::REQUESTOR, Proc{"ns", 2});
   ASSERT_NE(info.get<std::string>(key::ALLOC_ID), nullptr);
   EXPECT_EQ(*info.get<std::string>(key::ALLOC_ID), "alloc-1");
   EXPECT_EQ(info.get<std::uint64_t>(key::SESSION_ID), nullptr);  // wrong type: nothing, not a cast
@@ -215,7 +234,9 @@ TEST(InfoList, FlagIsTrueForTrueOrAKeyWithAnyOtherValue) {
 
 TEST(InfoList, DuplicatesKeepOrderAndSetReplacesTheFirst) {
   InfoList info;
-  info.add(key::JOB_INFO_ARRAY, std::string("a")).add(key::NSPACE, std::string("x")).add(key::JOB_INFO_ARRAY, std::string("b"));
+  info.add(key::JOB_INFO_ARRAY, std::string("a"))
+      .add(key::NSPACE, std::string("x"))
+      .add(key::JOB_INFO_ARRAY, std::string("b"));
   EXPECT_EQ(info.size(), 3u);
   EXPECT_EQ(*info.get<std::string>(key::JOB_INFO_ARRAY), "a");  // the first one
   info.set(key::JOB_INFO_ARRAY, std::string("c"));
@@ -299,11 +320,12 @@ TEST(InfoList, ToJsonIsAnOrderedArrayOfPairs) {
       .add(key::ALLOC_REQ_DIRECTIVE, Directive::Extend)
       .add(key::JOB_INFO_ARRAY, inner)
       .add(key::JOB_INFO_ARRAY, inner);
-  EXPECT_EQ(to_json(info),
-            "[[\"pmix.alloc.ncpus\",4],[\"pmix.alloc.id\",\"a\\\"b\"],[\"pmix.ssn.inst\",true],"
-            "[\"pmix.requestor\",\"ns.3\"],[\"pmix.alloc.msize\",1.5],[\"pmix.alloc.reqdir\",\"PMIX_ALLOC_EXTEND\"],"
-            "[\"pmix.job.arr\",[[\"pmix.nspace\",\"job-1.1\"],[\"pmix.job.term.status\",\"PMIX_ERR_JOB_NON_ZERO_TERM\"]]],"
-            "[\"pmix.job.arr\",[[\"pmix.nspace\",\"job-1.1\"],[\"pmix.job.term.status\",\"PMIX_ERR_JOB_NON_ZERO_TERM\"]]]]");
+  EXPECT_EQ(
+      to_json(info),
+      "[[\"pmix.alloc.ncpus\",4],[\"pmix.alloc.id\",\"a\\\"b\"],[\"pmix.ssn.inst\",true],"
+      "[\"pmix.requestor\",\"ns.3\"],[\"pmix.alloc.msize\",1.5],[\"pmix.alloc.reqdir\",\"PMIX_ALLOC_EXTEND\"],"
+      "[\"pmix.job.arr\",[[\"pmix.nspace\",\"job-1.1\"],[\"pmix.job.term.status\",\"PMIX_ERR_JOB_NON_ZERO_TERM\"]]],"
+      "[\"pmix.job.arr\",[[\"pmix.nspace\",\"job-1.1\"],[\"pmix.job.term.status\",\"PMIX_ERR_JOB_NON_ZERO_TERM\"]]]]");
   EXPECT_EQ(to_json(InfoList{}), "[]");
   InfoList apps;
   apps.add(key::SESSION_APP, std::vector<App>{App{"sleep", {"5"}, 2, 0, 0}});
@@ -339,9 +361,10 @@ TEST(Messages, DescribeHopRendersTheContent) {
   const Message m = AllocRequest{5, Directive::New, info, Proc{"t", 0}, "t#1"};
   const Event e = describe_hop("send", "to", "controller", m);
   EXPECT_EQ(e.kind(), "send");
-  EXPECT_EQ(e.fields(), ",\"to\":\"controller\",\"msg\":\"alloc_request\",\"corr\":\"t#1\",\"id\":5,"
-                        "\"directive\":\"PMIX_ALLOC_NEW\",\"info\":[[\"pmix.alloc.ncpus\",4]],\"bytes\":" +
-                            std::to_string(wire_size(m)));
+  EXPECT_EQ(e.fields(),
+            ",\"to\":\"controller\",\"msg\":\"alloc_request\",\"corr\":\"t#1\",\"id\":5,"
+            "\"directive\":\"PMIX_ALLOC_NEW\",\"info\":[[\"pmix.alloc.ncpus\",4]],\"bytes\":" +
+                std::to_string(wire_size(m)));
 }
 
 }  // namespace

@@ -45,12 +45,12 @@ struct EventDivergence {
 };
 
 struct EventsDiff {
-  bool compared = false;           // both runs have an event log
-  bool identical = false;          // byte for byte, header included
-  std::uint64_t lines_a = 0;       // lines in each log, the header included
+  bool compared = false;      // both runs have an event log
+  bool identical = false;     // byte for byte, header included
+  std::uint64_t lines_a = 0;  // lines in each log, the header included
   std::uint64_t lines_b = 0;
-  std::vector<ValueDiff> header;   // header fields other than "inputs" that differ (env, seed, ...)
-  std::vector<ValueDiff> inputs;   // the header's "inputs" that differ, by key
+  std::vector<ValueDiff> header;         // header fields other than "inputs" that differ (env, seed, ...)
+  std::vector<ValueDiff> inputs;         // the header's "inputs" that differ, by key
   std::optional<EventDivergence> first;  // the first diverging event line (line >= 2), if any
 };
 
@@ -61,7 +61,7 @@ struct JobDelta {
   bool in_b = true;
   std::optional<double> start_a;  // starting_time; nullopt: never started (Batsim's -1)
   std::optional<double> start_b;
-  std::string state_a;            // final_state
+  std::string state_a;  // final_state
   std::string state_b;
   std::vector<std::string> other_columns;  // further jobs.csv columns whose values differ
 
@@ -75,12 +75,12 @@ struct JobsDiff {
   bool compared = false;  // both runs have a jobs.csv
   std::size_t jobs_a = 0;
   std::size_t jobs_b = 0;
-  std::vector<JobDelta> changed;   // A's order, then the jobs only in B in B's order
-  std::size_t start_differs = 0;   // jobs in both runs whose starting_time differs
+  std::vector<JobDelta> changed;  // A's order, then the jobs only in B in B's order
+  std::size_t start_differs = 0;  // jobs in both runs whose starting_time differs
   std::size_t only_in_a = 0;
   std::size_t only_in_b = 0;
   std::size_t state_changes = 0;
-  std::size_t started_in_both = 0;        // the jobs the start deltas below are over
+  std::size_t started_in_both = 0;  // the jobs the start deltas below are over
   double max_abs_start_delta = 0;
   double mean_abs_start_delta = 0;
 };
@@ -102,9 +102,9 @@ struct SummaryDiff {
 
 // The summary metrics compared; wall-clock fields (wall_s, ...) are not among them, as they
 // differ between identical runs.
-inline constexpr const char* kDiffMetrics[] = {"jobs",       "rejected",   "mean_wait_s", "max_wait_s",  "mean_bounded_slowdown",
-                                               "utilization", "makespan_s", "preemptions", "lost_work_cpu_s",
-                                               "messages",    "sim_time_s"};
+inline constexpr const char* kDiffMetrics[] = {
+    "jobs",        "rejected",        "mean_wait_s", "max_wait_s", "mean_bounded_slowdown", "utilization", "makespan_s",
+    "preemptions", "lost_work_cpu_s", "messages",    "sim_time_s"};
 
 struct DiffReport {
   RunFiles a;

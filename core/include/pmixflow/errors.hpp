@@ -13,7 +13,10 @@ class InputError : public std::runtime_error {
  public:
   InputError(std::string file, std::size_t line, std::string field, const std::string& what)
       : std::runtime_error(format(file, line, field, what)),
-        file_(std::move(file)), line_(line), field_(std::move(field)), detail_(what) {}
+        file_(std::move(file)),
+        line_(line),
+        field_(std::move(field)),
+        detail_(what) {}
 
   const std::string& file() const { return file_; }
   std::size_t line() const { return line_; }  // 0 when the input has no lines (a command-line value)

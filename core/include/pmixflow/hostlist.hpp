@@ -26,12 +26,12 @@ struct HostEntry {
 };
 
 struct HostSpec {
-  std::vector<HostEntry> hosts;            // named hosts, in the order given, files expanded in place
-  bool all = false;                        // +all
-  std::vector<std::uint32_t> relative;     // +nK, in the order given
-  bool empty = false;                      // +e (Host use only)
+  std::vector<HostEntry> hosts;              // named hosts, in the order given, files expanded in place
+  bool all = false;                          // +all
+  std::vector<std::uint32_t> relative;       // +nK, in the order given
+  bool empty = false;                        // +e (Host use only)
   std::optional<std::uint32_t> empty_count;  // +e:N
-  std::vector<std::string> excluded;       // `^host` lines of a hostfile
+  std::vector<std::string> excluded;         // `^host` lines of a hostfile
   bool operator==(const HostSpec&) const = default;
 };
 

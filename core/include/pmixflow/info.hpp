@@ -28,9 +28,9 @@ struct App {
   std::string cmd;
   std::vector<std::string> argv;
   std::uint32_t maxprocs = 1;
-  double runtime_s = 0;       // simulated run time when cmd is not `sleep`
-  int exit_code = 0;          // how the simulated processes exit
-  bool fail_launch = false;   // the simulated executable cannot be started
+  double runtime_s = 0;      // simulated run time when cmd is not `sleep`
+  int exit_code = 0;         // how the simulated processes exit
+  bool fail_launch = false;  // the simulated executable cannot be started
   bool operator==(const App&) const = default;
   double simulated_runtime() const;
 };
@@ -38,8 +38,8 @@ struct App {
 struct InfoItem;
 struct InfoList;
 
-using Value = std::variant<bool, std::int32_t, std::uint32_t, std::uint64_t, double, std::string, Status,
-                           Directive, Proc, InfoList, std::vector<App>>;
+using Value = std::variant<bool, std::int32_t, std::uint32_t, std::uint64_t, double, std::string, Status, Directive,
+                           Proc, InfoList, std::vector<App>>;
 
 struct InfoList {
   std::vector<InfoItem> items;

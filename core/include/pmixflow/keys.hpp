@@ -8,7 +8,20 @@
 
 namespace pmixflow {
 
-enum class ValueType { Bool, Int32, UInt32, UInt64, Double, String, Proc, InfoList, Apps, Status, Directive, AllocTime };
+enum class ValueType {
+  Bool,
+  Int32,
+  UInt32,
+  UInt64,
+  Double,
+  String,
+  Proc,
+  InfoList,
+  Apps,
+  Status,
+  Directive,
+  AllocTime
+};
 
 struct KeySpec {
   std::string_view name;  // "PMIX_ALLOC_NUM_CPUS"

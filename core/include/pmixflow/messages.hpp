@@ -138,9 +138,24 @@ struct SignalProcs {
 };
 
 enum class MessageKind : std::uint8_t {
-  AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest, ConnectResponse,
-  Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded, KillProcs, DaemonShutdown,
-  Unreachable, PeerLost, SpawnRequest, SpawnResponse, SignalProcs,
+  AllocRequest,
+  AllocResponse,
+  SessionCtrlRequest,
+  SessionCtrlResponse,
+  ConnectRequest,
+  ConnectResponse,
+  Notification,
+  DaemonReady,
+  LaunchProcs,
+  ProcsStarted,
+  ProcsEnded,
+  KillProcs,
+  DaemonShutdown,
+  Unreachable,
+  PeerLost,
+  SpawnRequest,
+  SpawnResponse,
+  SignalProcs,
 };
 
 // Delivered by the environment when a message could not reach its destination (nobody
@@ -157,10 +172,10 @@ struct PeerLost {
   Address peer;
 };
 
-using Message = std::variant<AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest,
-                             ConnectResponse, Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded,
-                             KillProcs, DaemonShutdown, Unreachable, PeerLost, SpawnRequest, SpawnResponse,
-                             SignalProcs>;
+using Message =
+    std::variant<AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest, ConnectResponse,
+                 Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded, KillProcs, DaemonShutdown,
+                 Unreachable, PeerLost, SpawnRequest, SpawnResponse, SignalProcs>;
 
 // Signals the simulated processes understand (Linux numbering).
 inline constexpr int kSigHup = 1, kSigInt = 2, kSigKill = 9, kSigTerm = 15, kSigCont = 18, kSigStop = 19;

@@ -14,13 +14,13 @@ struct JobOutcome {
   std::string job_id;
   std::string workload;
   std::string profile;
-  double submitted = 0;         // when the requestor asked
+  double submitted = 0;  // when the requestor asked
   std::uint64_t procs = 0;
-  double requested_time = 0;    // the estimate (PMIX_ALLOC_TIME); 0: none
-  double started = -1;          // -1: never started
+  double requested_time = 0;  // the estimate (PMIX_ALLOC_TIME); 0: none
+  double started = -1;        // -1: never started
   double finished = -1;
-  std::string final_state;      // COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED, ...
-  std::string allocated;        // Batsim interval set of resource ids: "0-3 7"
+  std::string final_state;        // COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED, ...
+  std::string allocated;          // Batsim interval set of resource ids: "0-3 7"
   std::uint32_t preemptions = 0;  // sessions of it terminated by preemption before the one that ran
   double lost_cpu_s = 0;          // the work those sessions had done: run time x cpus
 };
@@ -29,7 +29,7 @@ struct JobOutcome {
 std::string batsim_final_state(Status answer, bool ran, Status job_status);
 
 struct Metrics {
-  std::size_t jobs = 0;          // finished jobs the means are over
+  std::size_t jobs = 0;  // finished jobs the means are over
   std::size_t rejected = 0;
   double mean_wait_s = 0;
   double max_wait_s = 0;

@@ -17,24 +17,24 @@ namespace pmixflow {
 inline constexpr int kPolicyApiVersion = 2;
 
 struct QueuedRequest {
-  std::uint64_t key = 0;      // the scheduler's handle for the request
-  double submit_time = 0;     // when the scheduler received it
-  std::uint64_t cpus = 0;     // slots asked for (whole nodes count all their slots)
-  std::uint32_t nodes = 0;    // whole nodes asked for (PMIX_ALLOC_NUM_NODES), 0 for a cpu count
-  double estimate = 0;        // requested time limit in seconds (0: none given)
-  int priority = 0;           // from the request's PMIX_ALLOC_QUEUE; higher goes first
-  bool preemptible = false;   // asked with PMIX_ALLOC_PREEMPTIBLE
+  std::uint64_t key = 0;     // the scheduler's handle for the request
+  double submit_time = 0;    // when the scheduler received it
+  std::uint64_t cpus = 0;    // slots asked for (whole nodes count all their slots)
+  std::uint32_t nodes = 0;   // whole nodes asked for (PMIX_ALLOC_NUM_NODES), 0 for a cpu count
+  double estimate = 0;       // requested time limit in seconds (0: none given)
+  int priority = 0;          // from the request's PMIX_ALLOC_QUEUE; higher goes first
+  bool preemptible = false;  // asked with PMIX_ALLOC_PREEMPTIBLE
 };
 
 struct RunningAllocation {
   std::uint64_t key = 0;
   std::uint64_t cpus = 0;
   double start_time = 0;
-  double expected_end = 0;    // start + time limit; +inf without a limit; now while ending
+  double expected_end = 0;  // start + time limit; +inf without a limit; now while ending
   int priority = 0;
-  bool preemptible = false;   // may be named by Policy::preempt now (granted PMIX_ALLOC_PREEMPTIBLE,
-                              // running, and not already ending)
-  bool ending = false;        // being terminated: its cpus come back shortly
+  bool preemptible = false;  // may be named by Policy::preempt now (granted PMIX_ALLOC_PREEMPTIBLE,
+                             // running, and not already ending)
+  bool ending = false;       // being terminated: its cpus come back shortly
 };
 
 // What a policy may look at when deciding. `fits_now` knows the node layout (whole nodes,
@@ -46,7 +46,7 @@ class SchedulingView {
   virtual std::uint64_t total_cpus() const = 0;
   virtual std::uint64_t free_cpus() const = 0;
   virtual bool fits_now(const QueuedRequest& r) const = 0;
-  virtual std::span<const QueuedRequest> queue() const = 0;          // in queue order
+  virtual std::span<const QueuedRequest> queue() const = 0;  // in queue order
   virtual std::span<const RunningAllocation> running() const = 0;
 };
 

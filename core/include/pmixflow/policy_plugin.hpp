@@ -69,18 +69,12 @@ using PolicyDestroyFn = void (*)(Policy*);
 
 // Defines the three entry points for ClassName (a default-constructible class derived from
 // pmixflow::Policy; qualify it if it is in a namespace). Use at global scope, followed by ';'.
-#define PMIXFLOW_EXPORT_POLICY(ClassName)                                                          \
-  static_assert(std::is_base_of_v<::pmixflow::Policy, ClassName>,                                 \
-                "PMIXFLOW_EXPORT_POLICY: " #ClassName " must derive from pmixflow::Policy");      \
-  static_assert(std::is_default_constructible_v<ClassName>,                                       \
-                "PMIXFLOW_EXPORT_POLICY: " #ClassName " needs a default constructor");            \
-  extern "C" PMIXFLOW_POLICY_ENTRY int pmixflow_policy_api_version(void) {                        \
-    return ::pmixflow::kPolicyApiVersion;                                                          \
-  }                                                                                                \
-  extern "C" PMIXFLOW_POLICY_ENTRY ::pmixflow::Policy* pmixflow_policy_create(void) {             \
-    return new ClassName();                                                                        \
-  }                                                                                                \
-  extern "C" PMIXFLOW_POLICY_ENTRY void pmixflow_policy_destroy(::pmixflow::Policy* policy) {     \
-    delete policy;                                                                                 \
-  }                                                                                                \
+#define PMIXFLOW_EXPORT_POLICY(ClassName)                                                                          \
+  static_assert(std::is_base_of_v<::pmixflow::Policy, ClassName>,                                                  \
+                "PMIXFLOW_EXPORT_POLICY: " #ClassName " must derive from pmixflow::Policy");                       \
+  static_assert(std::is_default_constructible_v<ClassName>,                                                        \
+                "PMIXFLOW_EXPORT_POLICY: " #ClassName " needs a default constructor");                             \
+  extern "C" PMIXFLOW_POLICY_ENTRY int pmixflow_policy_api_version(void) { return ::pmixflow::kPolicyApiVersion; } \
+  extern "C" PMIXFLOW_POLICY_ENTRY ::pmixflow::Policy* pmixflow_policy_create(void) { return new ClassName(); }    \
+  extern "C" PMIXFLOW_POLICY_ENTRY void pmixflow_policy_destroy(::pmixflow::Policy* policy) { delete policy; }     \
   static_assert(true, "")

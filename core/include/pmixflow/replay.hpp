@@ -13,10 +13,10 @@
 namespace pmixflow {
 
 struct ReplayOptions {
-  double via_daemon = 0.5;     // share of jobs submitted through a daemon; the rest go to the scheduler
-  std::uint64_t seed = 0;      // draws which jobs go through a daemon, and which daemon
+  double via_daemon = 0.5;  // share of jobs submitted through a daemon; the rest go to the scheduler
+  std::uint64_t seed = 0;   // draws which jobs go through a daemon, and which daemon
   std::string policy = "fcfs";
-  double warm_up = 1.0;        // seconds before the first job: daemons start, the scheduler attaches
+  double warm_up = 1.0;  // seconds before the first job: daemons start, the scheduler attaches
   // Jobs of these SWF queues (field 15) ask for PMIX_ALLOC_PREEMPTIBLE; every job's queue
   // travels as PMIX_ALLOC_QUEUE, which the scheduler turns into a priority.
   std::vector<std::int64_t> preemptible_queues;

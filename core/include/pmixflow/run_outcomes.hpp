@@ -37,6 +37,7 @@ struct RecordedComparison {
 };
 
 // Nothing when no job can be compared.
-std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes, const SwfTrace& trace);
+std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
+                                                         const SwfTrace& trace);
 
 }  // namespace pmixflow

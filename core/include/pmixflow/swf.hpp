@@ -58,8 +58,8 @@ struct SwfTrace {
   std::optional<std::int64_t> max_nodes;
   std::optional<std::int64_t> max_procs;  // wherever it is in the file, it applies to every job
   std::optional<std::int64_t> unix_start_time;
-  double first_submit = 0;                   // absolute submit time of the first kept job
-  std::vector<SwfJob> jobs;                  // kept, in file order
+  double first_submit = 0;   // absolute submit time of the first kept job
+  std::vector<SwfJob> jobs;  // kept, in file order
   // Never silent: every dropped job line is counted once, under the first reason that applies
   // (malformed, then runtime, processors, MaxProcs); kept + skipped = the job lines of the file.
   std::map<SwfSkip, std::size_t> skipped;

@@ -54,18 +54,27 @@ enum class Status : std::int32_t {
 
 // Session-control operations (the PMIX_SESSION_* boolean keys).
 enum class SessionOp : std::uint8_t {
-  Instantiate, Pause, Resume, Preempt, Restore, Signal, Terminate, Extend, Sep, Complete,
+  Instantiate,
+  Pause,
+  Resume,
+  Preempt,
+  Restore,
+  Signal,
+  Terminate,
+  Extend,
+  Sep,
+  Complete,
 };
 
 // PMIX_ALLOC_INHERITANCE values.
 enum class Inheritance : std::uint8_t { None = 1, Child = 2, Default = 3, ChildDefault = 4 };
 
-std::string_view directive_name(Directive d);            // "PMIX_ALLOC_NEW"
+std::string_view directive_name(Directive d);                     // "PMIX_ALLOC_NEW"
 std::optional<Directive> parse_directive(std::string_view text);  // "PMIX_ALLOC_NEW" or "NEW"
-std::string status_name(Status s);                        // "PMIX_ERR_NOT_FOUND", or the number
+std::string status_name(Status s);                                // "PMIX_ERR_NOT_FOUND", or the number
 std::optional<Status> parse_status(std::string_view text);
-std::string_view session_op_key(SessionOp op);            // "pmix.ssn.inst"
-std::string_view session_op_name(SessionOp op);           // "PMIX_SESSION_INSTANTIATE"
+std::string_view session_op_key(SessionOp op);                     // "pmix.ssn.inst"
+std::string_view session_op_name(SessionOp op);                    // "PMIX_SESSION_INSTANTIATE"
 std::optional<SessionOp> parse_session_op(std::string_view text);  // name or "INSTANTIATE"
 
 inline constexpr std::uint32_t kAllSessions = UINT32_MAX;  // session id meaning "every session the caller controls"

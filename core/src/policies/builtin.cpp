@@ -1,8 +1,8 @@
+#include "pmixflow/errors.hpp"
 #include "pmixflow/policies/conservative.hpp"
 #include "pmixflow/policies/easy.hpp"
 #include "pmixflow/policies/fcfs.hpp"
 #include "pmixflow/policies/priority_preempt.hpp"
-#include "pmixflow/errors.hpp"
 #include "pmixflow/policy.hpp"
 
 namespace pmixflow {

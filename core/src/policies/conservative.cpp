@@ -38,8 +38,7 @@ bool ConservativePolicy::build(Profile& profile, double now, std::int64_t free,
 // the profile's size for +inf.
 std::size_t ConservativePolicy::split_at(Profile& profile, double time) {
   if (time == kForever) return profile.size();
-  auto it = std::lower_bound(profile.begin(), profile.end(), time,
-                             [](const Step& s, double t) { return s.time < t; });
+  auto it = std::lower_bound(profile.begin(), profile.end(), time, [](const Step& s, double t) { return s.time < t; });
   if (it != profile.end() && it->time == time) return static_cast<std::size_t>(it - profile.begin());
   const auto at = it - profile.begin();
   const std::int64_t level = at == 0 ? it->free : std::prev(it)->free;
@@ -49,8 +48,7 @@ std::size_t ConservativePolicy::split_at(Profile& profile, double time) {
 
 // Whether `cpus` processors are free all through [start, end).
 bool ConservativePolicy::fits_at(const Profile& profile, double start, double end, std::int64_t cpus) {
-  auto it = std::upper_bound(profile.begin(), profile.end(), start,
-                             [](double t, const Step& s) { return t < s.time; });
+  auto it = std::upper_bound(profile.begin(), profile.end(), start, [](double t, const Step& s) { return t < s.time; });
   if (it != profile.begin()) --it;
   for (; it != profile.end() && it->time < end; ++it)
     if (it->free < cpus) return false;

@@ -10,7 +10,8 @@ std::span<const QueuedRequest> PriorityPreemptPolicy::by_priority(const Scheduli
   const auto queue = view.queue();
   ordered_.assign(queue.begin(), queue.end());
   // Stable: the scheduler's queue is already in submit order, which breaks ties.
-  std::stable_sort(ordered_.begin(), ordered_.end(), [](const auto& a, const auto& b) { return a.priority > b.priority; });
+  std::stable_sort(ordered_.begin(), ordered_.end(),
+                   [](const auto& a, const auto& b) { return a.priority > b.priority; });
   return ordered_;
 }
 
@@ -26,8 +27,10 @@ std::vector<std::uint64_t> PriorityPreemptPolicy::preempt(const SchedulingView& 
   std::uint64_t available = view.free_cpus();
   std::vector<RunningAllocation> candidates;
   for (const auto& r : view.running()) {
-    if (r.ending) available += r.cpus;  // already on its way out: wait for it, take nothing more
-    else if (r.preemptible && r.priority < head.priority) candidates.push_back(r);
+    if (r.ending)
+      available += r.cpus;  // already on its way out: wait for it, take nothing more
+    else if (r.preemptible && r.priority < head.priority)
+      candidates.push_back(r);
   }
   if (available >= head.cpus) return {};
   std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {

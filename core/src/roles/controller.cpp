@@ -25,14 +25,13 @@ constexpr Proc kControllerProc{"prte", 0};
 
 // The operational directives exclude each other (FLOW.md §4); SEP may ride along.
 constexpr std::array<std::string_view, 9> kOperations{
-    key::SESSION_INSTANTIATE, key::SESSION_PAUSE,     key::SESSION_RESUME, key::SESSION_PREEMPT,
-    key::SESSION_RESTORE,     key::SESSION_SIGNAL,    key::SESSION_TERMINATE, key::SESSION_EXTEND,
-    key::SESSION_COMPLETE};
+    key::SESSION_INSTANTIATE, key::SESSION_PAUSE,     key::SESSION_RESUME, key::SESSION_PREEMPT, key::SESSION_RESTORE,
+    key::SESSION_SIGNAL,      key::SESSION_TERMINATE, key::SESSION_EXTEND, key::SESSION_COMPLETE};
 
 // Resource *selection* belongs to the scheduler; the RM is only told which nodes.
 constexpr std::array<std::string_view, 6> kSelection{key::SESSION_PROVISION_NODES, key::SESSION_PROVISION_IMAGE,
-                                                     key::ALLOC_NUM_NODES,          key::ALLOC_NUM_CPUS,
-                                                     key::ALLOC_MEM_SIZE,           key::ALLOC_QUEUE};
+                                                     key::ALLOC_NUM_NODES,         key::ALLOC_NUM_CPUS,
+                                                     key::ALLOC_MEM_SIZE,          key::ALLOC_QUEUE};
 
 bool names_operation(const InfoList& d, std::string_view op) {
   // PMIX_SESSION_SIGNAL carries the signal number; the others are booleans set true.
@@ -98,7 +97,8 @@ void Controller::handle(Address from, Message&& msg) {
           on_procs_ended(m);
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           if (m.kind == MessageKind::ConnectRequest) {
-            if (env_.logging()) env_.log(Event("scheduler.absent").str("detail", "optional connection: running without one"));
+            if (env_.logging())
+              env_.log(Event("scheduler.absent").str("detail", "optional connection: running without one"));
           } else if (m.kind == MessageKind::DaemonReady) {
             on_daemon_failed(m.to.index);
           } else if (m.to == Address::scheduler()) {
@@ -110,7 +110,8 @@ void Controller::handle(Address from, Message&& msg) {
           // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
           if (m.code == Status::ErrLostConnection)
             if (const auto* gone = m.info.template get<Proc>(key::PROCID)) {
-              if (env_.logging()) env_.log(Event("requestor.gone").str("requestor", to_string(*gone)).str("via", env_.name_of(from)));
+              if (env_.logging())
+                env_.log(Event("requestor.gone").str("requestor", to_string(*gone)).str("via", env_.name_of(from)));
               end_dependents(gone->nspace, 0, Status::ErrJobKilledByCmd);
             }
         } else if constexpr (std::is_same_v<T, PeerLost>) {
@@ -142,7 +143,8 @@ void Controller::on_alloc_request(Address from, AllocRequest&& req) {
     if (const auto* alloc = req.info.get<std::string>(key::ALLOC_ID)) info.add(key::ALLOC_ID, *alloc);
     return reply_alloc(origin, st, std::move(info));
   }
-  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve) return serve_standalone(origin, std::move(req));
+  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve)
+    return serve_standalone(origin, std::move(req));
   forward_to_scheduler(from, std::move(req));
 }
 
@@ -152,8 +154,10 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
     if (config_.no_scheduler == NoSchedulerMode::Refuse) {
       if (env_.logging()) env_.log(Event("request.refused").str("corr", corr).str("reason", "no scheduler attached"));
       const Origin origin{from, message_id(msg), corr};
-      if (std::holds_alternative<AllocRequest>(msg)) reply_alloc(origin, Status::ErrUnreach, {});
-      else answer(origin, Status::ErrUnreach);
+      if (std::holds_alternative<AllocRequest>(msg))
+        reply_alloc(origin, Status::ErrUnreach, {});
+      else
+        answer(origin, Status::ErrUnreach);
       return;
     }
     if (config_.no_scheduler == NoSchedulerMode::Serve && std::holds_alternative<AllocRequest>(msg)) {
@@ -172,12 +176,17 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
           forwarded_.emplace(id, Forwarded{Origin{from, call.id, call.corr}, kind_of<T>()});
           // The scheduler must know who really asked: a daemon relays its caller unchanged.
           InfoList& info = [&]() -> InfoList& {
-            if constexpr (std::is_same_v<T, AllocRequest>) return call.info;
-            else return call.directives;
+            if constexpr (std::is_same_v<T, AllocRequest>)
+              return call.info;
+            else
+              return call.directives;
           }();
           info.set(key::REQUESTOR, call.caller);
           if (env_.logging())
-            env_.log(Event("request.forward").str("corr", call.corr).str("from", env_.name_of(from)).str("requestor", to_string(call.caller)));
+            env_.log(Event("request.forward")
+                         .str("corr", call.corr)
+                         .str("from", env_.name_of(from))
+                         .str("requestor", to_string(call.caller)));
           call.id = id;
           call.caller = kControllerProc;
         }
@@ -196,7 +205,10 @@ void Controller::carry_back(Response&& resp) {
     reply_alloc(origin, resp.status, std::move(resp.info));
   } else {
     if (env_.logging())
-      env_.log(Event("answer.return").str("corr", resp.corr).str("to", env_.name_of(origin.address)).status("status", resp.status));
+      env_.log(Event("answer.return")
+                   .str("corr", resp.corr)
+                   .str("to", env_.name_of(origin.address))
+                   .status("status", resp.status));
     resp.id = origin.id;
     env_.send(origin.address, std::forward<Response>(resp));
   }
@@ -205,7 +217,10 @@ void Controller::carry_back(Response&& resp) {
 void Controller::reply_alloc(const Origin& origin, Status status, InfoList info) {
   if (origin.address == Address::controller()) return on_spawn_allocated(origin.id, status, info);
   if (env_.logging())
-    env_.log(Event("answer.return").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+    env_.log(Event("answer.return")
+                 .str("corr", origin.corr)
+                 .str("to", env_.name_of(origin.address))
+                 .status("status", status));
   env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
 }
 
@@ -213,8 +228,10 @@ void Controller::fail_forwarded(Status status) {
   auto forwarded = std::move(forwarded_);
   forwarded_.clear();
   for (auto& [id, fwd] : forwarded) {
-    if (fwd.kind == MessageKind::SessionCtrlRequest) answer(fwd.origin, status);
-    else reply_alloc(fwd.origin, status, {});
+    if (fwd.kind == MessageKind::SessionCtrlRequest)
+      answer(fwd.origin, status);
+    else
+      reply_alloc(fwd.origin, status, {});
   }
 }
 
@@ -262,7 +279,8 @@ void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
   std::vector<HostEntry> chosen;
   std::uint64_t nodes_left = whole;
   for (NodeId n = 0; n < cluster_.size() && (cpus > 0 || nodes_left > 0); ++n) {
-    if (!cluster_.node(n).schedulable || !nodes_[n].sessions.empty() || nodes_[n].daemon == DaemonState::Failed) continue;
+    if (!cluster_.node(n).schedulable || !nodes_[n].sessions.empty() || nodes_[n].daemon == DaemonState::Failed)
+      continue;
     const std::uint32_t slots = cluster_.node(n).slots;
     if (whole > 0) {
       chosen.push_back(HostEntry{cluster_.node(n).name, slots});
@@ -276,13 +294,17 @@ void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
   if (cpus > 0 || nodes_left > 0) return reply_alloc(origin, Status::ErrOutOfResource, {});
   const std::uint32_t id = next_rm_session_++;
   InfoList resources;
-  resources.add(key::ALLOC_NODE_LIST, format_host_list(chosen)).add(key::ALLOC_ID, "dvm-alloc-" + std::to_string(id - 0x80000000u + 1));
+  resources.add(key::ALLOC_NODE_LIST, format_host_list(chosen))
+      .add(key::ALLOC_ID, "dvm-alloc-" + std::to_string(id - 0x80000000u + 1));
   for (const auto& k : {key::ALLOC_TIME, key::ALLOC_INHERITANCE, key::ALLOC_REQ_ID})
     if (const Value* v = req.info.find(k)) resources.add(k, *v);
   InfoList directives;
-  directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources)).add(key::REQUESTOR, req.caller);
+  directives.add(key::SESSION_INSTANTIATE, true)
+      .add(key::SESSION_RESOURCES, std::move(resources))
+      .add(key::REQUESTOR, req.caller);
   for (const auto& item : req.info.items)
-    if (item.key == key::SESSION_APP || item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) directives.items.push_back(item);
+    if (item.key == key::SESSION_APP || item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP)
+      directives.items.push_back(item);
   // Instantiated as the RM's own decision: answered as an allocation, not as session control,
   // and, with an app, once it is launched (as the scheduler's path answers).
   const Origin internal{Address::controller(), 0, req.corr};
@@ -372,7 +394,8 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
     if (req.session_id != kAllSessions) return named;
     std::vector<std::string> here;
     for (const auto& ns : named)
-      if (std::find(session.live_jobs.begin(), session.live_jobs.end(), ns) != session.live_jobs.end()) here.push_back(ns);
+      if (std::find(session.live_jobs.begin(), session.live_jobs.end(), ns) != session.live_jobs.end())
+        here.push_back(ns);
     return here;
   };
   if (req.session_id == kAllSessions)
@@ -397,17 +420,24 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
       if (env_.logging()) env_.log(Event("session.sep").uint("session", id).flag("sep", *session.sep));
     }
     const auto jobs = named_in(session);
-    if ((op == key::SESSION_PREEMPT || op == key::SESSION_RESTORE || op == key::SESSION_SIGNAL) && !named.empty() && jobs.empty())
+    if ((op == key::SESSION_PREEMPT || op == key::SESSION_RESTORE || op == key::SESSION_SIGNAL) && !named.empty() &&
+        jobs.empty())
       continue;  // none of the named jobs is here
-    if (op == key::SESSION_PAUSE) st = stop_jobs(session, {}, false, true);
-    else if (op == key::SESSION_RESUME) st = stop_jobs(session, {}, false, false);
-    else if (op == key::SESSION_PREEMPT) st = stop_jobs(session, jobs, true, true);
-    else if (op == key::SESSION_RESTORE) st = stop_jobs(session, jobs, true, false);
+    if (op == key::SESSION_PAUSE)
+      st = stop_jobs(session, {}, false, true);
+    else if (op == key::SESSION_RESUME)
+      st = stop_jobs(session, {}, false, false);
+    else if (op == key::SESSION_PREEMPT)
+      st = stop_jobs(session, jobs, true, true);
+    else if (op == key::SESSION_RESTORE)
+      st = stop_jobs(session, jobs, true, false);
     else if (op == key::SESSION_SIGNAL) {
       const auto sig = d.get_uint(key::SESSION_SIGNAL);  // int32 upstream; any integer accepted
       st = sig ? signal_jobs(session, jobs, static_cast<int>(*sig)) : Status::ErrBadParam;
-    } else if (op == key::SESSION_EXTEND) st = extend(session, d);
-    else if (op == key::SESSION_TERMINATE) st = terminate(session, answer_on_reclaim ? &origin : nullptr, Status::ErrJobKilledByCmd);
+    } else if (op == key::SESSION_EXTEND)
+      st = extend(session, d);
+    else if (op == key::SESSION_TERMINATE)
+      st = terminate(session, answer_on_reclaim ? &origin : nullptr, Status::ErrJobKilledByCmd);
     if (result == Status::Success) result = st;
   }
   if (!answer_on_reclaim || result != Status::Success) answer(origin, result);
@@ -459,7 +489,8 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
   }
   // Sessions made by session control are detached by default; SEP=false ties one to its
   // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
-  if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v)) s.sep = std::get<bool>(*v);
+  if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v))
+    s.sep = std::get<bool>(*v);
   s.child_sep = directives.flag(key::ALLOC_CHILD_SEP) || res->flag(key::ALLOC_CHILD_SEP);
   s.parent = session_of_requestor(s.owner);
 
@@ -520,7 +551,8 @@ bool Controller::map_job(Job& job, const std::vector<std::pair<NodeId, std::uint
 void Controller::start_or_fence(Job& job, bool growing) {
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   if (growing || !changes_.empty()) {
-    if (env_.logging()) env_.log(Event("job.fenced").str("nspace", job.nspace).str("corr", job.corr).str("reason", "DVM changing size"));
+    if (env_.logging())
+      env_.log(Event("job.fenced").str("nspace", job.nspace).str("corr", job.corr).str("reason", "DVM changing size"));
     fenced_.push_back(job.nspace);
   } else {
     launch(job);
@@ -559,7 +591,8 @@ Status Controller::terminate(Session& s, const Origin* answer_to, Status reason)
   s.terminating = true;
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
-  if (env_.logging()) env_.log(Event("session.terminate").uint("session", s.id).str("corr", s.corr).status("reason", reason));
+  if (env_.logging())
+    env_.log(Event("session.terminate").uint("session", s.id).str("corr", s.corr).status("reason", reason));
   if (s.live_jobs.empty()) {
     reclaim(s);
     return Status::Success;
@@ -590,8 +623,10 @@ Status Controller::stop_jobs(Session& s, const std::vector<std::string>& named, 
   for (const auto& ns : s.live_jobs) {
     if (!named.empty() && std::find(named.begin(), named.end(), ns) == named.end()) continue;
     Job& job = jobs_.at(ns);
-    if (preempt) set_stopped(job, job.paused, stop);
-    else set_stopped(job, stop, job.preempted);
+    if (preempt)
+      set_stopped(job, job.paused, stop);
+    else
+      set_stopped(job, stop, job.preempted);
   }
   return Status::Success;
 }
@@ -604,9 +639,13 @@ void Controller::set_stopped(Job& job, bool paused, bool preempted) {
   // A job is never signalled twice for the same state.
   if (was == now || job.state == JobState::Fenced || job.state == JobState::Ended) return;
   if (env_.logging())
-    env_.log(Event(now ? "job.suspend" : "job.continue").str("nspace", job.nspace).uint("session", job.session)
-                 .flag("paused", paused).flag("preempted", preempted));
-  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
+    env_.log(Event(now ? "job.suspend" : "job.continue")
+                 .str("nspace", job.nspace)
+                 .uint("session", job.session)
+                 .flag("paused", paused)
+                 .flag("preempted", preempted));
+  for (const auto& [n, procs] : job.placement)
+    env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
 }
 
 Status Controller::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
@@ -647,7 +686,8 @@ Status Controller::extend(Session& s, const InfoList& d) {
       }
       for (const auto& [n, k] : added) {
         auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const auto& e) { return e.first == n; });
-        if (same != s.nodes.end()) same->second += k;
+        if (same != s.nodes.end())
+          same->second += k;
         else {
           s.nodes.emplace_back(n, k);
           nodes_[n].sessions.push_back(s.id);
@@ -667,13 +707,18 @@ Status Controller::extend(Session& s, const InfoList& d) {
   } catch (const InputError&) {
     return Status::ErrBadParam;
   }
-  if (auto inh = d.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4 &&
-                                                      static_cast<Inheritance>(*inh) != s.inheritance) {
+  if (auto inh = d.get_uint(key::ALLOC_INHERITANCE);
+      inh && *inh >= 1 && *inh <= 4 && static_cast<Inheritance>(*inh) != s.inheritance) {
     s.inheritance = static_cast<Inheritance>(*inh);
     changed = true;
   }
   if (!changed) return Status::ErrBadParam;  // an extend that changes nothing is an error
-  if (env_.logging()) env_.log(Event("session.extend").uint("session", s.id).str("corr", s.corr).num("time_limit", s.time_limit).uint("nodes", s.nodes.size()));
+  if (env_.logging())
+    env_.log(Event("session.extend")
+                 .uint("session", s.id)
+                 .str("corr", s.corr)
+                 .num("time_limit", s.time_limit)
+                 .uint("nodes", s.nodes.size()));
   return Status::Success;
 }
 
@@ -693,13 +738,18 @@ void Controller::reclaim(Session& s) {
     if (env_.logging()) log_node(n);
   }
   if (env_.logging())
-    env_.log(Event("session.reclaimed").uint("session", s.id).str("alloc", s.alloc_id).str("corr", s.corr)
-                 .str("nodes_to", keep_daemons ? "dvm-pool" : "scheduler").uint("jobs", s.ended_jobs.size()));
+    env_.log(Event("session.reclaimed")
+                 .uint("session", s.id)
+                 .str("alloc", s.alloc_id)
+                 .str("corr", s.corr)
+                 .str("nodes_to", keep_daemons ? "dvm-pool" : "scheduler")
+                 .uint("jobs", s.ended_jobs.size()));
   const std::uint32_t id = s.id;
   // An instantiation still waiting for its launch is answered with how its job ended.
   Status unlaunched = Status::ErrJobKilledByCmd;
   for (const auto& item : s.ended_jobs.items)
-    if (const auto* st = std::get<InfoList>(item.value).get<Status>(key::JOB_TERM_STATUS); st && *st != Status::Success) {
+    if (const auto* st = std::get<InfoList>(item.value).get<Status>(key::JOB_TERM_STATUS);
+        st && *st != Status::Success) {
       unlaunched = *st;
       break;
     }
@@ -708,9 +758,12 @@ void Controller::reclaim(Session& s) {
     d.add(key::SESSION_COMPLETE, true).add(key::SESSION_ID, s.id).add(key::ALLOC_ID, s.alloc_id);
     for (auto& item : s.ended_jobs.items) d.items.push_back(std::move(item));
     SessionCtrlRequest complete{next_id_++, s.id, std::move(d), kControllerProc, s.corr};
-    if (env_.logging()) env_.log(Event("session.complete").uint("session", s.id).str("alloc", s.alloc_id).str("corr", s.corr));
-    if (scheduler_attached_) env_.send(Address::scheduler(), std::move(complete));
-    else held_completes_.push_back(std::move(complete));
+    if (env_.logging())
+      env_.log(Event("session.complete").uint("session", s.id).str("alloc", s.alloc_id).str("corr", s.corr));
+    if (scheduler_attached_)
+      env_.send(Address::scheduler(), std::move(complete));
+    else
+      held_completes_.push_back(std::move(complete));
   }
   for (const auto& origin : s.terminate_answers) answer(origin, Status::Success);
   if (s.instantiate_answer) answer(*s.instantiate_answer, unlaunched);
@@ -743,7 +796,10 @@ void Controller::end_dependents(const std::string& owner_nspace, std::uint32_t p
 void Controller::answer(const Origin& origin, Status status, InfoList info) {
   if (origin.address == Address::controller()) return;  // the RM's own decision (standalone)
   if (env_.logging())
-    env_.log(Event("session_ctrl.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+    env_.log(Event("session_ctrl.answer")
+                 .str("corr", origin.corr)
+                 .str("to", env_.name_of(origin.address))
+                 .status("status", status));
   env_.send(origin.address, SessionCtrlResponse{origin.id, status, std::move(info), origin.corr});
 }
 
@@ -788,7 +844,11 @@ Status Controller::activate(const InfoList& info, const Proc& requestor, Address
     if (nodes_[n].daemon != DaemonState::Up && nodes_[n].daemon != DaemonState::Starting) to_start.emplace_back(n, 0);
   }
   if (env_.logging())
-    env_.log(Event("activate").str("corr", corr).uint("nodes", nodes.size()).uint("starting", to_start.size()).str("alloc", alloc_id));
+    env_.log(Event("activate")
+                 .str("corr", corr)
+                 .uint("nodes", nodes.size())
+                 .uint("starting", to_start.size())
+                 .str("alloc", alloc_id));
   // Answered on grant; the daemons are reported by PMIX_DVM_IS_READY to whoever asked.
   grow_dvm(to_start, alloc_id, corr, req_id, notify);
   return Status::Success;
@@ -798,7 +858,8 @@ Status Controller::activate(const InfoList& info, const Proc& requestor, Address
 
 void Controller::on_spawn(Address from, SpawnRequest&& req) {
   const std::uint64_t key = next_id_++;
-  Spawn& spawn = spawns_.emplace(key, Spawn{Origin{from, req.id, req.corr}, std::move(req), {}, 0, Status::Success}).first->second;
+  Spawn& spawn =
+      spawns_.emplace(key, Spawn{Origin{from, req.id, req.corr}, std::move(req), {}, 0, Status::Success}).first->second;
   const InfoList& job_info = spawn.request.job_info;
   if (spawn.request.apps.empty()) return finish_spawn(key, Status::ErrBadParam, {});
   const auto* alloc = job_info.get<InfoList>(key::SPAWN_ALLOC);
@@ -809,7 +870,8 @@ void Controller::on_spawn(Address from, SpawnRequest&& req) {
     if (auto sid = job_info.get_uint(key::SESSION_ID)) {
       auto it = sessions_.find(static_cast<std::uint32_t>(*sid));
       if (it == sessions_.end()) return finish_spawn(key, Status::ErrNotFound, {});
-      if (it->second.owner.nspace != spawn.request.caller.nspace) return finish_spawn(key, Status::ErrNoPermissions, {});
+      if (it->second.owner.nspace != spawn.request.caller.nspace)
+        return finish_spawn(key, Status::ErrNoPermissions, {});
       // Only what the session's running jobs leave free: a spawn never oversubscribes.
       for (const auto& [n, k] : it->second.nodes) {
         std::uint32_t used = 0;
@@ -843,7 +905,8 @@ void Controller::on_spawn(Address from, SpawnRequest&& req) {
     for (NodeId n : nodes) slots.emplace_back(n, cluster_.node(n).slots);
     return launch_spawn(key, std::move(slots), 0);
   }
-  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve) return serve_standalone(self, std::move(request));
+  if (!scheduler_attached_ && config_.no_scheduler == NoSchedulerMode::Serve)
+    return serve_standalone(self, std::move(request));
   forward_to_scheduler(Address::controller(), std::move(request));
 }
 
@@ -868,7 +931,8 @@ void Controller::on_spawn_allocated(std::uint64_t key, Status status, const Info
   launch_spawn(key, session->second.nodes, session->first);
 }
 
-void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, std::uint32_t>> slots, std::uint32_t session) {
+void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, std::uint32_t>> slots,
+                              std::uint32_t session) {
   Spawn& spawn = spawns_.at(key);
   Job job;
   job.session = session;
@@ -887,7 +951,8 @@ void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, s
     if (spawn.alloc_id.empty()) return finish_spawn(key, Status::ErrOutOfResource, {});
     InfoList release;
     release.add(key::ALLOC_ID, spawn.alloc_id);
-    return forward_to_scheduler(Address::controller(), AllocRequest{key, Directive::Release, std::move(release), spawn.request.caller, spawn.request.corr});
+    return forward_to_scheduler(Address::controller(), AllocRequest{key, Directive::Release, std::move(release),
+                                                                    spawn.request.caller, spawn.request.corr});
   }
   if (session != 0) sessions_.at(session).live_jobs.push_back(job.nspace);
   if (env_.logging())
@@ -911,10 +976,14 @@ void Controller::finish_spawn(std::uint64_t key, Status status, const std::strin
   const Spawn spawn = std::move(it->second);
   spawns_.erase(it);
   InfoList info;
-  if (!spawn.alloc_id.empty() && status == Status::Success) info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
+  if (!spawn.alloc_id.empty() && status == Status::Success)
+    info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
   if (env_.logging())
-    env_.log(Event("spawn.answer").str("corr", spawn.origin.corr).str("to", env_.name_of(spawn.origin.address))
-                 .status("status", status).str("nspace", nspace));
+    env_.log(Event("spawn.answer")
+                 .str("corr", spawn.origin.corr)
+                 .str("to", env_.name_of(spawn.origin.address))
+                 .status("status", status)
+                 .str("nspace", nspace));
   env_.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, std::move(info), spawn.origin.corr});
 }
 
@@ -944,13 +1013,15 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
         InfoList info;
         for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
         for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
-        if (env_.logging()) env_.log(Event("dvm.ready").str("corr", change.corr).status("code", Status::DvmIsReady).info("info", info));
+        if (env_.logging())
+          env_.log(Event("dvm.ready").str("corr", change.corr).status("code", Status::DvmIsReady).info("info", info));
         for (Address to : change.notify) env_.send(to, Notification{Status::DvmIsReady, info, change.corr});
       });
     }
     return false;
   }
-  if (env_.logging()) env_.log(Event("dvm.grow").str("corr", corr).uint("daemons", change.pending.size()).str("alloc", alloc_id));
+  if (env_.logging())
+    env_.log(Event("dvm.grow").str("corr", corr).uint("daemons", change.pending.size()).str("alloc", alloc_id));
   changes_.push_back(std::move(change));
   return true;
 }
@@ -1037,7 +1108,12 @@ void Controller::finish_changes() {
 
 void Controller::launch(Job& job) {
   job.state = JobState::Launching;
-  if (env_.logging()) env_.log(Event("job.launch").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).uint("daemons", job.placement.size()));
+  if (env_.logging())
+    env_.log(Event("job.launch")
+                 .str("nspace", job.nspace)
+                 .uint("session", job.session)
+                 .str("corr", job.corr)
+                 .uint("daemons", job.placement.size()));
   // Each daemon runs its share; a daemon hosting ranks of several apps runs them together.
   std::uint32_t rank = 0;
   std::vector<NodeId> unreachable;
@@ -1069,11 +1145,16 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   Job& job = it->second;
   if (m.status != Status::Success) {
     // A launch that fails anywhere fails the job: the ranks that did start are killed.
-    if (env_.logging()) env_.log(Event("job.launch_failed").str("nspace", job.nspace).str("node", cluster_.node(m.node).name).status("status", m.status));
+    if (env_.logging())
+      env_.log(Event("job.launch_failed")
+                   .str("nspace", job.nspace)
+                   .str("node", cluster_.node(m.node).name)
+                   .status("status", m.status));
     if (job.status == Status::Success) {
       job.status = m.status;
       for (const auto& [n, procs] : job.placement)
-        if (n != m.node && nodes_[n].daemon == DaemonState::Up) env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
+        if (n != m.node && nodes_[n].daemon == DaemonState::Up)
+          env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
     }
     return on_procs_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
   }
@@ -1083,12 +1164,18 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   if (env_.logging()) log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
-  if (auto owner = sessions_.find(job.session); owner != sessions_.end() && owner->second.has_apps && !owner->second.clock_started) {
+  if (auto owner = sessions_.find(job.session);
+      owner != sessions_.end() && owner->second.has_apps && !owner->second.clock_started) {
     owner->second.clock_started = true;
     owner->second.started = env_.now();
     arm_limit(owner->second);
   }
-  if (env_.logging()) env_.log(Event("job.start").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("event", Status::EventJobStart));
+  if (env_.logging())
+    env_.log(Event("job.start")
+                 .str("nspace", job.nspace)
+                 .uint("session", job.session)
+                 .str("corr", job.corr)
+                 .status("event", Status::EventJobStart));
   if (job.spawn) {
     // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own
     // and ends with it. Until it started, a failed launch hands the allocation back instead.
@@ -1131,7 +1218,12 @@ void Controller::on_procs_ended(const ProcsEnded& m) {
 void Controller::job_ended(Job& job) {
   job.state = JobState::Ended;
   if (env_.logging())
-    env_.log(Event("job.end").str("nspace", job.nspace).uint("session", job.session).str("corr", job.corr).status("status", job.status).status("event", Status::EventJobEnd));
+    env_.log(Event("job.end")
+                 .str("nspace", job.nspace)
+                 .uint("session", job.session)
+                 .str("corr", job.corr)
+                 .status("status", job.status)
+                 .status("event", Status::EventJobEnd));
   const std::string nspace = job.nspace;
   const std::uint32_t session_id = job.session;
   const Status status = job.status;
@@ -1174,7 +1266,10 @@ void Controller::log_node(NodeId n) {
   std::string sessions = "[";
   for (std::size_t i = 0; i < st.sessions.size(); ++i) sessions += (i ? "," : "") + std::to_string(st.sessions[i]);
   Event e("node");
-  e.str("node", cluster_.node(n).name).str("daemon", daemon_state_name(st.daemon)).str("use", use).raw("sessions", sessions + "]");
+  e.str("node", cluster_.node(n).name)
+      .str("daemon", daemon_state_name(st.daemon))
+      .str("use", use)
+      .raw("sessions", sessions + "]");
   env_.log(e);
 }
 

@@ -53,8 +53,10 @@ void Daemon::handle(Address from, Message&& msg) {
           if (env_.logging()) env_.log(Event("daemon.exit"));
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           // The path above is gone; an answer a local caller could not take breaks nobody else's call.
-          if (m.to == Address::controller()) fail_pending(Status::ErrUnreach);
-          else clients_.erase(m.to);
+          if (m.to == Address::controller())
+            fail_pending(Status::ErrUnreach);
+          else
+            clients_.erase(m.to);
         } else if constexpr (std::is_same_v<T, PeerLost>) {
           if (m.peer == Address::controller()) {
             fail_pending(Status::ErrUnreach);
@@ -75,7 +77,8 @@ void Daemon::relay(Address from, Call&& call, std::string_view what) {
   // Relayed unchanged (PRRTE tag SCHED): only the handle is ours, to match the answer.
   const std::uint64_t id = next_id_++;
   pending_.emplace(id, PendingCall{from, call.id, kind_of<std::decay_t<Call>>(), call.corr});
-  if (env_.logging()) env_.log(Event(what).str("corr", call.corr).str("from", env_.name_of(from)).str("to", "controller"));
+  if (env_.logging())
+    env_.log(Event(what).str("corr", call.corr).str("from", env_.name_of(from)).str("to", "controller"));
   call.id = id;
   env_.send(Address::controller(), std::forward<Call>(call));
 }
@@ -87,7 +90,10 @@ void Daemon::carry_back(Response&& resp) {
   const PendingCall call = it->second;
   pending_.erase(it);
   if (env_.logging())
-    env_.log(Event("answer.return").str("corr", resp.corr).str("to", env_.name_of(call.origin)).status("status", resp.status));
+    env_.log(Event("answer.return")
+                 .str("corr", resp.corr)
+                 .str("to", env_.name_of(call.origin))
+                 .status("status", resp.status));
   resp.id = call.origin_id;
   env_.send(call.origin, std::forward<Response>(resp));
 }
@@ -105,7 +111,8 @@ void Daemon::launch(LaunchProcs&& launch) {
     if (fails) {
       // The executable could not be started here: nothing runs, the launch is refused.
       jobs_.erase(it);
-      if (env_.logging()) env_.log(Event("procs.failed").str("nspace", nspace).status("status", Status::ErrJobFailedToLaunch));
+      if (env_.logging())
+        env_.log(Event("procs.failed").str("nspace", nspace).status("status", Status::ErrJobFailedToLaunch));
       env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::ErrJobFailedToLaunch});
       return;
     }
@@ -113,8 +120,10 @@ void Daemon::launch(LaunchProcs&& launch) {
     if (env_.logging()) env_.log(Event("procs.running").str("nspace", nspace));
     env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
     // Stopped while still starting: it comes up stopped, its whole run still ahead.
-    if (it->second.stopped) it->second.remaining = runtime;
-    else arm_end(nspace, runtime);
+    if (it->second.stopped)
+      it->second.remaining = runtime;
+    else
+      arm_end(nspace, runtime);
   });
 }
 
@@ -153,11 +162,8 @@ void Daemon::on_signal(const SignalProcs& sig) {
     case kSigHup:
     case kSigInt:
     case kSigKill:
-    case kSigTerm:
-      end_local(sig.nspace, Status::ErrJobAbortedBySig, 128 + sig.signal);
-      return;
-    default:
-      return;  // caught or ignored by the application
+    case kSigTerm: end_local(sig.nspace, Status::ErrJobAbortedBySig, 128 + sig.signal); return;
+    default: return;  // caught or ignored by the application
   }
 }
 
@@ -178,8 +184,7 @@ void Daemon::answer_failed(const PendingCall& call, Status status) {
     case MessageKind::SpawnRequest:
       env_.send(call.origin, SpawnResponse{call.origin_id, status, {}, {}, call.corr});
       break;
-    default:
-      env_.send(call.origin, AllocResponse{call.origin_id, status, {}, call.corr});
+    default: env_.send(call.origin, AllocResponse{call.origin_id, status, {}, call.corr});
   }
 }
 

@@ -73,7 +73,8 @@ void Requestor::handle(Address from, Message&& msg) {
           fail_via(m.peer, Status::ErrUnreach);
         } else if constexpr (std::is_same_v<T, Notification>) {
           if (env_.logging())
-            env_.log(Event("event.received").status("code", m.code).str("from", env_.name_of(from)).info("info", m.info));
+            env_.log(
+                Event("event.received").status("code", m.code).str("from", env_.name_of(from)).info("info", m.info));
         }
       },
       std::move(msg));

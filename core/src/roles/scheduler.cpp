@@ -84,7 +84,8 @@ void Scheduler::handle(Address from, Message&& msg) {
           }
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           if (m.kind == MessageKind::ConnectRequest) {
-            if (env_.logging()) env_.log(Event("rm.absent").str("detail", "no controller yet; waiting for it to connect"));
+            if (env_.logging())
+              env_.log(Event("rm.absent").str("detail", "no controller yet; waiting for it to connect"));
           } else if (m.kind == MessageKind::SessionCtrlRequest) {
             on_peer_lost(m.to);
           }
@@ -114,8 +115,7 @@ void Scheduler::on_alloc_request(Address from, AllocRequest&& req) {
     case Directive::Extend: on_extend(from, std::move(req), requestor); break;
     case Directive::Release: on_release(from, std::move(req), requestor); break;
     case Directive::ReqCancel: on_cancel(from, std::move(req), requestor); break;
-    default:
-      answer(Origin{from, req.id, req.corr}, Status::ErrNotSupported);
+    default: answer(Origin{from, req.id, req.corr}, Status::ErrNotSupported);
   }
 }
 
@@ -167,7 +167,8 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   q.time_limit = limit;
   for (const auto& item : req.info.items)
     if (item.key == key::SESSION_APP || item.key == key::SESSION_JOB) q.apps_and_job.items.push_back(item);
-  if (auto inheritance = req.info.get_uint(key::ALLOC_INHERITANCE)) q.inheritance = static_cast<std::uint32_t>(*inheritance);
+  if (auto inheritance = req.info.get_uint(key::ALLOC_INHERITANCE))
+    q.inheritance = static_cast<std::uint32_t>(*inheritance);
   for (const auto& item : req.info.items)
     if (item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) q.passed_on.items.push_back(item);
   q.record = records_.size();
@@ -236,7 +237,11 @@ void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
     live.view.expected_end = env_.now();
     const std::string& corr = records_[live.record].corr;
     if (env_.logging())
-      env_.log(Event("alloc.preempt").str("corr", corr).str("alloc", it->first).uint("session", live.session_id).uint("cpus", live.view.cpus));
+      env_.log(Event("alloc.preempt")
+                   .str("corr", corr)
+                   .str("alloc", it->first)
+                   .uint("session", live.session_id)
+                   .uint("cpus", live.view.cpus));
     InfoList directives;
     directives.add(key::SESSION_TERMINATE, true);
     call_rm(live.session_id, std::move(directives), corr, Outstanding{CallKind::Preempt, it->first, {}, {}, 0});
@@ -252,9 +257,13 @@ void Scheduler::grant(Queued&& q) {
   live.nodes = take(q.need);
   live.record = q.record;
   // Preemptible only once the RM holds the session: there is nothing to terminate before.
-  live.view = RunningAllocation{q.view.key, q.need.cpus, env_.now(),
+  live.view = RunningAllocation{q.view.key,
+                                q.need.cpus,
+                                env_.now(),
                                 q.time_limit > 0 ? env_.now() + q.time_limit : std::numeric_limits<double>::infinity(),
-                                q.view.priority, false, false};
+                                q.view.priority,
+                                false,
+                                false};
   if (q.view.preemptible) live.requeue = q;  // before its apps move into the instantiation
   running_view_.push_back(live.view);
   const std::string nodes = node_list(live.nodes);
@@ -264,7 +273,11 @@ void Scheduler::grant(Queued&& q) {
   rec.started = env_.now();
   rec.node_list = nodes;
   if (env_.logging())
-    env_.log(Event("alloc.grant").str("corr", q.origin.corr).str("alloc", alloc_id).uint("session", session_id).str("nodes", nodes));
+    env_.log(Event("alloc.grant")
+                 .str("corr", q.origin.corr)
+                 .str("alloc", alloc_id)
+                 .uint("session", session_id)
+                 .str("nodes", nodes));
 
   InfoList resources;
   resources.add(key::ALLOC_NODE_LIST, nodes).add(key::ALLOC_ID, alloc_id);
@@ -283,10 +296,12 @@ void Scheduler::grant(Queued&& q) {
   call_rm(session_id, std::move(directives), q.origin.corr, std::move(out));
 }
 
-std::uint64_t Scheduler::call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out) {
+std::uint64_t Scheduler::call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr,
+                                 Outstanding out) {
   const std::uint64_t id = next_call_++;
   outstanding_.emplace(id, std::move(out));
-  env_.send(Address::controller(), SessionCtrlRequest{id, session_id, std::move(directives), Proc{"scheduler", 0}, corr});
+  env_.send(Address::controller(),
+            SessionCtrlRequest{id, session_id, std::move(directives), Proc{"scheduler", 0}, corr});
   return id;
 }
 
@@ -302,7 +317,10 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
       auto reply = [&](Status status, InfoList info = {}) {
         if (!out.requeued) return answer(out.origin, status, std::move(info));
         if (env_.logging())
-          env_.log(Event("alloc.requeue_started").str("corr", out.origin.corr).str("alloc", out.alloc_id).status("status", status));
+          env_.log(Event("alloc.requeue_started")
+                       .str("corr", out.origin.corr)
+                       .str("alloc", out.alloc_id)
+                       .status("status", status));
       };
       if (live_it == live_.end()) {
         // Already reclaimed (the RM's COMPLETE came first): the launch failed; say how.
@@ -332,8 +350,7 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
       if (live.requeue && !queue_.empty()) schedule();
       return;
     }
-    case CallKind::Terminate:
-      return answer(out.origin, resp.status);
+    case CallKind::Terminate: return answer(out.origin, resp.status);
     case CallKind::Preempt:
       // The session is reclaimed and reported complete by the RM; that is where the request
       // is requeued. A session that had already ended is simply not there any more.
@@ -357,15 +374,20 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
       }
       Live& live = live_it->second;
       for (const auto& added : out.added) {
-        auto same = std::find_if(live.nodes.begin(), live.nodes.end(), [&](const auto& n) { return n.first == added.first; });
-        if (same != live.nodes.end()) same->second += added.second;
-        else live.nodes.push_back(added);
+        auto same =
+            std::find_if(live.nodes.begin(), live.nodes.end(), [&](const auto& n) { return n.first == added.first; });
+        if (same != live.nodes.end())
+          same->second += added.second;
+        else
+          live.nodes.push_back(added);
         live.view.cpus += added.second;
       }
       if (out.new_limit > 0) live.view.expected_end = live.view.start_time + out.new_limit;
       records_[live.record].node_list = node_list(live.nodes);
       InfoList info;
-      info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live.session_id).add(key::ALLOC_NODE_LIST, node_list(live.nodes));
+      info.add(key::ALLOC_ID, out.alloc_id)
+          .add(key::SESSION_ID, live.session_id)
+          .add(key::ALLOC_NODE_LIST, node_list(live.nodes));
       return answer(out.origin, Status::Success, std::move(info));
     }
   }
@@ -429,7 +451,11 @@ void Scheduler::on_extend(Address from, AllocRequest&& req, const Proc& requesto
     directives.add(key::ALLOC_TIME, format_alloc_time(out.new_limit));
   }
   if (env_.logging())
-    env_.log(Event("alloc.extend").str("corr", req.corr).str("alloc", alloc_id).str("nodes", node_list(out.added)).num("time_limit", out.new_limit));
+    env_.log(Event("alloc.extend")
+                 .str("corr", req.corr)
+                 .str("alloc", alloc_id)
+                 .str("nodes", node_list(out.added))
+                 .num("time_limit", out.new_limit));
   call_rm(live->session_id, std::move(directives), req.corr, std::move(out));
 }
 
@@ -469,16 +495,21 @@ void Scheduler::decide_session_ctrl(Address from, SessionCtrlRequest&& req) {
   InfoList directives = req.directives;
   directives.erase(key::REQUESTOR);
   if (env_.logging())
-    env_.log(Event("session_ctrl.decide").str("corr", req.corr).uint("session", req.session_id).str("requestor", to_string(requestor)));
+    env_.log(Event("session_ctrl.decide")
+                 .str("corr", req.corr)
+                 .uint("session", req.session_id)
+                 .str("requestor", to_string(requestor)));
   // Choosing or changing resources is an allocation request's business, not session control's.
-  if (directives.flag(key::SESSION_INSTANTIATE) || directives.has(key::ALLOC_NODE_LIST)) return answer_ctrl(origin, Status::ErrNotSupported);
+  if (directives.flag(key::SESSION_INSTANTIATE) || directives.has(key::ALLOC_NODE_LIST))
+    return answer_ctrl(origin, Status::ErrNotSupported);
   if (!rm_connected_) return answer_ctrl(origin, Status::ErrUnreach);
   std::vector<std::pair<std::string, std::uint32_t>> targets;
   if (req.session_id == kAllSessions) {
     for (const auto& [id, live] : live_)
       if (live.instantiated && live.owner.nspace == requestor.nspace) targets.emplace_back(id, live.session_id);
   } else {
-    auto it = std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.second.session_id == req.session_id; });
+    auto it =
+        std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.second.session_id == req.session_id; });
     if (it == live_.end()) return answer_ctrl(origin, Status::ErrNotFound);
     if (it->second.owner.nspace != requestor.nspace) return answer_ctrl(origin, Status::ErrNoPermissions);
     targets.emplace_back(it->first, it->second.session_id);
@@ -499,7 +530,10 @@ void Scheduler::decide_session_ctrl(Address from, SessionCtrlRequest&& req) {
 
 void Scheduler::answer_ctrl(const Origin& origin, Status status) {
   if (env_.logging())
-    env_.log(Event("session_ctrl.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+    env_.log(Event("session_ctrl.answer")
+                 .str("corr", origin.corr)
+                 .str("to", env_.name_of(origin.address))
+                 .status("status", status));
   env_.send(origin.address, SessionCtrlResponse{origin.id, status, {}, origin.corr});
 }
 
@@ -523,9 +557,14 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     rec.jobs.emplace_back(ns ? *ns : "", st ? *st : Status::Error);
   }
   if (env_.logging())
-    env_.log(Event("session.completed").str("corr", req.corr).str("alloc", alloc_id).uint("session", req.session_id).uint("jobs", rec.jobs.size()));
+    env_.log(Event("session.completed")
+                 .str("corr", req.corr)
+                 .str("alloc", alloc_id)
+                 .uint("session", req.session_id)
+                 .uint("jobs", rec.jobs.size()));
   give_back(live->nodes);
-  const bool all_succeeded = std::all_of(rec.jobs.begin(), rec.jobs.end(), [](const auto& j) { return j.second == Status::Success; });
+  const bool all_succeeded =
+      std::all_of(rec.jobs.begin(), rec.jobs.end(), [](const auto& j) { return j.second == Status::Success; });
   if (live->view.ending && live->requeue && !(all_succeeded && !rec.jobs.empty())) {
     // Terminated to make room: the work done is lost and the request waits again, in its
     // original place. (A job that finished before the TERMINATE reached it simply completed.)
@@ -534,7 +573,8 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     const double lost = (rec.ended - rec.started) * static_cast<double>(live->view.cpus);
     ++rec.preemptions;
     rec.lost_cpu_s += lost;
-    if (env_.logging()) env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", lost));
+    if (env_.logging())
+      env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", lost));
     rec.started = rec.ended = -1;
     rec.alloc_id.clear();
     rec.session_id = 0;
@@ -565,7 +605,8 @@ void Scheduler::on_peer_lost(Address peer) {
   // Every call waiting on the RM is answered once, as the kind of call it was.
   // Nobody waits on a preemption's TERMINATE or on a requeued request's new session.
   for (auto& [id, out] : outstanding_)
-    if (out.kind != CallKind::OnBehalf && out.kind != CallKind::Preempt && !out.requeued) answer(out.origin, Status::ErrUnreach);
+    if (out.kind != CallKind::OnBehalf && out.kind != CallKind::Preempt && !out.requeued)
+      answer(out.origin, Status::ErrUnreach);
   outstanding_.clear();
   for (auto& [group, decision] : decisions_) answer_ctrl(decision.origin, Status::ErrUnreach);
   decisions_.clear();
@@ -662,7 +703,10 @@ std::string Scheduler::node_list(const std::vector<std::pair<NodeId, std::uint32
 
 void Scheduler::answer(const Origin& origin, Status status, InfoList info) {
   if (env_.logging())
-    env_.log(Event("alloc.answer").str("corr", origin.corr).str("to", env_.name_of(origin.address)).status("status", status));
+    env_.log(Event("alloc.answer")
+                 .str("corr", origin.corr)
+                 .str("to", env_.name_of(origin.address))
+                 .status("status", status));
   env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
 }
 

@@ -23,9 +23,9 @@ namespace pmixflow {
 enum class NoSchedulerMode { Hold, Refuse, Serve };
 
 struct ControllerConfig {
-  bool connect_to_scheduler = true;    // look for a scheduler at start-up (optional connection)
+  bool connect_to_scheduler = true;  // look for a scheduler at start-up (optional connection)
   NoSchedulerMode no_scheduler = NoSchedulerMode::Hold;
-  std::vector<NodeId> initial_dvm;     // nodes given a daemon at start-up, besides the head node
+  std::vector<NodeId> initial_dvm;  // nodes given a daemon at start-up, besides the head node
 };
 
 enum class DaemonState : std::uint8_t { None, Starting, Up, Failed };
@@ -64,8 +64,8 @@ class Controller final : public Role {
     std::uint32_t ended = 0;
     Status status = Status::Success;
     std::string corr;
-    bool paused = false;     // by PMIX_SESSION_PAUSE
-    bool preempted = false;  // by PMIX_SESSION_PREEMPT; stopped while either holds
+    bool paused = false;                 // by PMIX_SESSION_PAUSE
+    bool preempted = false;              // by PMIX_SESSION_PREEMPT; stopped while either holds
     std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers
     std::set<NodeId> running_on;         // nodes whose ranks started and hold slots
   };
@@ -76,21 +76,21 @@ class Controller final : public Role {
     std::string corr;
     Proc owner;
     bool by_scheduler = false;
-    bool has_apps = false;        // reclaimed when its last job ends (else a standing reservation)
+    bool has_apps = false;  // reclaimed when its last job ends (else a standing reservation)
     bool terminating = false;
     // PMIX_SESSION_SEP as given: true detaches it (from its owner, and from a parent);
     // false ties it to its owner's lifetime. Unset: detached, but a child ends with its parent.
     std::optional<bool> sep;
-    std::uint32_t parent = 0;     // the session its requestor runs in (0: none)
-    bool child_sep = false;       // PMIX_ALLOC_CHILD_SEP: outlives its parent
+    std::uint32_t parent = 0;  // the session its requestor runs in (0: none)
+    bool child_sep = false;    // PMIX_ALLOC_CHILD_SEP: outlives its parent
     Inheritance inheritance = Inheritance::Default;
     std::vector<std::pair<NodeId, std::uint32_t>> nodes;  // node, slots
-    double started = 0;         // when its time limit started counting
-    bool clock_started = false; // with apps: once its first job started
-    double time_limit = 0;      // 0: none
+    double started = 0;                                   // when its time limit started counting
+    bool clock_started = false;                           // with apps: once its first job started
+    double time_limit = 0;                                // 0: none
     TimerId limit_timer = 0;
     std::vector<std::string> live_jobs;
-    InfoList ended_jobs;  // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
+    InfoList ended_jobs;                       // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
     std::optional<Origin> instantiate_answer;  // answered once its job is launched
     std::vector<Origin> terminate_answers;     // answered once reclaimed
     std::uint32_t jobs_created = 0;
@@ -103,12 +103,12 @@ class Controller final : public Role {
   struct Spawn {
     Origin origin;
     SpawnRequest request;
-    std::string alloc_id;       // granted for it; released again if the launch fails
+    std::string alloc_id;  // granted for it; released again if the launch fails
     std::uint32_t session = 0;
     Status launch_error = Status::Success;
   };
   struct DvmChange {
-    std::vector<Address> notify;        // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
+    std::vector<Address> notify;  // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
     std::vector<NodeId> pending;
     std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
     std::vector<std::string> req_ids;
@@ -184,10 +184,10 @@ class Controller final : public Role {
     InfoList info;
   };
   std::map<std::uint32_t, StandaloneAnswer> standalone_answers_;  // by session: sent once launched
-  std::uint32_t next_rm_session_ = 0x80000000u;  // sessions the RM creates itself (standalone)
+  std::uint32_t next_rm_session_ = 0x80000000u;                   // sessions the RM creates itself (standalone)
   std::uint32_t pool_jobs_ = 0;
-  std::vector<std::pair<Address, Message>> held_;  // requests waiting for a scheduler
-  std::vector<SessionCtrlRequest> held_completes_; // COMPLETEs waiting for a scheduler
+  std::vector<std::pair<Address, Message>> held_;   // requests waiting for a scheduler
+  std::vector<SessionCtrlRequest> held_completes_;  // COMPLETEs waiting for a scheduler
 };
 
 }  // namespace pmixflow

@@ -19,7 +19,7 @@ struct DaemonConfig {
   // Real process starts vary: with jitter, a job's ranks on many nodes do not start (nor
   // end) at one instant. Each start takes proc_start_s * (1 + jitter * u), u in [0, 1).
   double jitter = 0;
-  std::uint64_t seed = 0;       // with the node id, seeds this daemon's own generator
+  std::uint64_t seed = 0;  // with the node id, seeds this daemon's own generator
 };
 
 class Daemon final : public Role {
@@ -41,9 +41,9 @@ class Daemon final : public Role {
     TimerId end_timer = 0;
     int exit_code = 0;
     bool running = false;
-    bool stopped = false;    // SIGSTOP: the processes keep memory and slots but make no progress
-    double ends_at = 0;      // while running
-    double remaining = 0;    // while stopped
+    bool stopped = false;  // SIGSTOP: the processes keep memory and slots but make no progress
+    double ends_at = 0;    // while running
+    double remaining = 0;  // while stopped
   };
 
   template <class Call>

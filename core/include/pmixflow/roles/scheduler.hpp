@@ -19,8 +19,8 @@
 namespace pmixflow {
 
 struct SchedulerConfig {
-  bool attach_at_start = true;  // attach to the controller as a tool declaring PMIX_SERVER_SCHEDULER
-  bool exclusive_nodes = false; // allocate whole nodes even for cpu counts
+  bool attach_at_start = true;   // attach to the controller as a tool declaring PMIX_SERVER_SCHEDULER
+  bool exclusive_nodes = false;  // allocate whole nodes even for cpu counts
   // Priorities of named queues (PMIX_ALLOC_QUEUE). A queue named by a number has that number
   // as its priority unless listed here; a request without a queue has priority 0; a request
   // naming any other queue is refused with PMIX_ERR_BAD_PARAM.
@@ -39,7 +39,7 @@ struct AllocationRecord {
   std::uint64_t cpus = 0;
   double time_limit = 0;
   std::string node_list;
-  Status status = Status::Success;  // how the request was answered
+  Status status = Status::Success;                   // how the request was answered
   std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
   int priority = 0;
   std::uint32_t preemptions = 0;  // times its session was terminated and the request requeued
@@ -74,9 +74,9 @@ class Scheduler final : public Role {
     std::string req_id;
     Need need;
     double time_limit = 0;
-    InfoList apps_and_job;  // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
+    InfoList apps_and_job;                     // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
     std::optional<std::uint32_t> inheritance;  // PMIX_ALLOC_INHERITANCE, passed on to the RM
-    InfoList passed_on;  // PMIX_ALLOC_CHILD_SEP, PMIX_SESSION_SEP: the RM's business
+    InfoList passed_on;                        // PMIX_ALLOC_CHILD_SEP, PMIX_SESSION_SEP: the RM's business
     std::size_t record = 0;
     bool answered = false;  // requeued after preemption: the requestor already has its answer
   };
@@ -87,13 +87,13 @@ class Scheduler final : public Role {
     RunningAllocation view;  // view.ending: its session is being terminated to make room
     std::size_t record = 0;
     bool instantiated = false;
-    std::optional<Queued> requeue;    // a preemptible grant: the request as it was queued
+    std::optional<Queued> requeue;  // a preemptible grant: the request as it was queued
   };
   enum class CallKind { Instantiate, Terminate, Extend, OnBehalf, Preempt };
   struct Outstanding {
     CallKind kind;
     std::string alloc_id;
-    Origin origin;  // the request this call serves
+    Origin origin;                                        // the request this call serves
     std::vector<std::pair<NodeId, std::uint32_t>> added;  // EXTEND: nodes being added
     double new_limit = 0;
     std::uint64_t group = 0;  // OnBehalf: the forwarded session control it is part of
@@ -147,15 +147,15 @@ class Scheduler final : public Role {
   std::uint64_t free_total_ = 0;
   std::uint64_t total_ = 0;
   std::uint32_t schedulable_nodes_ = 0;
-  std::uint32_t whole_free_nodes_ = 0;   // nodes with every slot free
-  std::uint64_t whole_free_slots_ = 0;   // their slots
-  std::vector<Queued> queue_;  // queue order: arrival
+  std::uint32_t whole_free_nodes_ = 0;  // nodes with every slot free
+  std::uint64_t whole_free_slots_ = 0;  // their slots
+  std::vector<Queued> queue_;           // queue order: arrival
   std::vector<QueuedRequest> queue_view_;
   std::map<std::string, Live> live_;  // by alloc id
   std::vector<RunningAllocation> running_view_;
   std::map<std::uint64_t, Outstanding> outstanding_;
   std::map<std::uint64_t, Decision> decisions_;
-  std::vector<bool> down_;  // nodes reported down (PMIX_EVENT_NODE_DOWN)
+  std::vector<bool> down_;         // nodes reported down (PMIX_EVENT_NODE_DOWN)
   std::map<Address, Proc> tools_;  // requestors attached here directly
   std::vector<AllocationRecord> records_;
 };

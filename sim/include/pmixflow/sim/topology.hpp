@@ -8,12 +8,12 @@ namespace pmixflow::sim {
 enum class SlotUnit { Cores, Pus };
 
 struct NodeShape {
-  std::string source;        // the XML file it came from ("" for the built-in default)
+  std::string source;  // the XML file it came from ("" for the built-in default)
   unsigned packages = 0;
   unsigned numa_nodes = 0;
   unsigned cores = 0;
   unsigned pus = 0;
-  unsigned slots = 0;        // cores or PUs, as the SlotUnit says
+  unsigned slots = 0;  // cores or PUs, as the SlotUnit says
 };
 
 // Loads `path` with hwloc_topology_set_xml. Throws pmixflow::InputError naming the file on

@@ -103,15 +103,15 @@ class World {
   Machine machine_;
   WorldOptions options_;
   EventLogWriter* log_;
-  std::vector<std::unique_ptr<Party>> parties_;         // controller, scheduler, requestors
-  std::vector<Party*> requestors_;                      // by requestor number
-  std::vector<std::unique_ptr<Party>> daemons_;         // by node id, created when started
+  std::vector<std::unique_ptr<Party>> parties_;  // controller, scheduler, requestors
+  std::vector<Party*> requestors_;               // by requestor number
+  std::vector<std::unique_ptr<Party>> daemons_;  // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
   std::mt19937_64 random_;     // daemon start-up times, from the run's seed
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
-  double wave_time_ = -1;      // daemons started at the same instant form one launch tree
+  double wave_time_ = -1;  // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;
   struct Quiescence;
