@@ -9,9 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "pmixflow/diff.hpp"
-#include "pmixflow/errors.hpp"
-#include "pmixflow/numbers.hpp"
+#include "pmixflow/results/diff.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/sim/run.hpp"
 
 namespace pmixflow {

@@ -19,10 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmixflow/bare_replay.hpp"
-#include "pmixflow/outcomes.hpp"
-#include "pmixflow/policy.hpp"
-#include "pmixflow/swf.hpp"
+#include "pmixflow/results/bare_replay.hpp"
+#include "pmixflow/results/outcomes.hpp"
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/trace/swf.hpp"
 
 namespace {
 

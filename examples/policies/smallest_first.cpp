@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pmixflow/policy_plugin.hpp"
+#include "pmixflow/policies/plugin.hpp"
 
 namespace {
 

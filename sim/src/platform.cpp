@@ -8,7 +8,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace sg4 = simgrid::s4u;
 

@@ -16,21 +16,21 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
 
-#include "pmixflow/errors.hpp"
-#include "pmixflow/hostlist.hpp"
-#include "pmixflow/json_text.hpp"
-#include "pmixflow/outcomes.hpp"
-#include "pmixflow/output_file.hpp"
-#include "pmixflow/policy.hpp"
-#include "pmixflow/replay.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/json_text.hpp"
+#include "pmixflow/results/outcomes.hpp"
+#include "pmixflow/results/output_file.hpp"
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/trace/replay.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/daemon.hpp"
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
-#include "pmixflow/run_outcomes.hpp"
-#include "pmixflow/scenario.hpp"
+#include "pmixflow/results/run_outcomes.hpp"
+#include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/sim/world.hpp"
-#include "pmixflow/swf.hpp"
+#include "pmixflow/trace/swf.hpp"
 
 namespace sg4 = simgrid::s4u;
 using json = nlohmann::json;

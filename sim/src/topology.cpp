@@ -9,7 +9,7 @@
 #include <new>
 #include <system_error>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::sim {
 namespace {

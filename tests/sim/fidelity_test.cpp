@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "pmixflow/bare_replay.hpp"
-#include "pmixflow/policy.hpp"
-#include "pmixflow/swf.hpp"
+#include "pmixflow/results/bare_replay.hpp"
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/trace/swf.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {

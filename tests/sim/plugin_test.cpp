@@ -1,6 +1,6 @@
 // Policies loaded from a shared library (`--policy path/libx.so`): the example user policy in
 // examples/policies/ builds, loads and decides differently from FCFS; libraries that do not
-// keep the contract of policy_plugin.hpp are refused with exit 2 and a message that says why.
+// keep the contract of plugin.hpp are refused with exit 2 and a message that says why.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pmixflow/policy.hpp"
+#include "pmixflow/policies/policy.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::sim {
 namespace {

@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "pmixflow/policy.hpp"
+#include "pmixflow/policies/policy.hpp"
 
 namespace pmixflow {
 

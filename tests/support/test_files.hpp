@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::test {
 

@@ -1,6 +1,6 @@
 // Comparing two runs without the command line: run directories written by hand in a temporary
 // directory, each difference found where it is and named.
-#include "pmixflow/diff.hpp"
+#include "pmixflow/results/diff.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "test_files.hpp"
 
 namespace pmixflow {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "pmixflow/env.hpp"
+#include "pmixflow/proto/env.hpp"
 
 namespace pmixflow {
 

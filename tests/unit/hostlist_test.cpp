@@ -1,4 +1,4 @@
-#include "pmixflow/hostlist.hpp"
+#include "pmixflow/vocab/hostlist.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // A run's outcomes against the trace's recording, computed by hand.
-#include "pmixflow/run_outcomes.hpp"
+#include "pmixflow/results/run_outcomes.hpp"
 
 #include <gtest/gtest.h>
 

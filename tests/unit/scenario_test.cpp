@@ -1,6 +1,6 @@
 // Scenario files (JSON Lines): what a valid file becomes, and how a bad one is refused,
 // naming the file, the line and the field.
-#include "pmixflow/scenario.hpp"
+#include "pmixflow/trace/scenario.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "fake_env.hpp"  // PrintTo for Status
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_env.hpp"
-#include "pmixflow/timespec.hpp"
+#include "pmixflow/vocab/timespec.hpp"
 
 namespace pmixflow {
 namespace {

@@ -1,4 +1,4 @@
-#include "pmixflow/swf.hpp"
+#include "pmixflow/trace/swf.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "test_files.hpp"
 
 namespace pmixflow {

@@ -1,4 +1,4 @@
-#include "pmixflow/timespec.hpp"
+#include "pmixflow/vocab/timespec.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pmixflow/errors.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow {
 namespace {

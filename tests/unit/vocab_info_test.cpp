@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "fake_env.hpp"  // PrintTo for Status
-#include "pmixflow/errors.hpp"
-#include "pmixflow/info.hpp"
-#include "pmixflow/keys.hpp"
-#include "pmixflow/messages.hpp"
-#include "pmixflow/vocab.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/info.hpp"
+#include "pmixflow/vocab/keys.hpp"
+#include "pmixflow/proto/messages.hpp"
+#include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
 namespace {

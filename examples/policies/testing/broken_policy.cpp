@@ -2,7 +2,7 @@
 // (tests/sim/plugin_test.cpp) checks pmixflow refuses with a clear message.
 //   PMIXFLOW_BROKEN_WRONG_API: built against a "future" policy API version.
 //   PMIXFLOW_BROKEN_NO_CREATE: the right version, but no pmixflow_policy_create entry point.
-#include "pmixflow/policy_plugin.hpp"
+#include "pmixflow/policies/plugin.hpp"
 
 #if defined(PMIXFLOW_BROKEN_WRONG_API)
 

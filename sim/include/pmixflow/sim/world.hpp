@@ -13,9 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "pmixflow/cluster.hpp"
-#include "pmixflow/env.hpp"
-#include "pmixflow/output_file.hpp"
+#include "pmixflow/model/cluster.hpp"
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/results/output_file.hpp"
 #include "pmixflow/sim/platform.hpp"
 
 namespace simgrid::s4u {

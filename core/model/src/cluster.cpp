@@ -1,0 +1,34 @@
+#include "pmixflow/model/cluster.hpp"
+
+#include <stdexcept>
+
+namespace pmixflow {
+
+Cluster::Cluster(std::vector<Node> nodes) : nodes_(std::move(nodes)) {
+  by_name_.reserve(nodes_.size());
+  for (NodeId i = 0; i < nodes_.size(); ++i)
+    if (!by_name_.emplace(nodes_[i].name, i).second)
+      throw std::invalid_argument("duplicate node name '" + nodes_[i].name + "'");
+}
+
+std::optional<NodeId> Cluster::find(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> Cluster::schedulable_names() const {
+  std::vector<std::string> out;
+  for (const auto& n : nodes_)
+    if (n.schedulable) out.push_back(n.name);
+  return out;
+}
+
+std::uint64_t Cluster::schedulable_slots() const {
+  std::uint64_t total = 0;
+  for (const auto& n : nodes_)
+    if (n.schedulable) total += n.slots;
+  return total;
+}
+
+}  // namespace pmixflow

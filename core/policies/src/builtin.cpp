@@ -1,0 +1,32 @@
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/policies/conservative.hpp"
+#include "pmixflow/policies/easy.hpp"
+#include "pmixflow/policies/fcfs.hpp"
+#include "pmixflow/policies/priority_preempt.hpp"
+#include "pmixflow/policies/policy.hpp"
+
+namespace pmixflow {
+
+std::unique_ptr<Policy> make_builtin_policy(std::string_view name) {
+  if (name == "fcfs") return std::make_unique<FcfsPolicy>();
+  if (name == "easy") return std::make_unique<EasyPolicy>();
+  if (name == "conservative") return std::make_unique<ConservativePolicy>();
+  if (name == "priority-preempt") return std::make_unique<PriorityPreemptPolicy>();
+  return nullptr;
+}
+
+std::string builtin_policy_names() { return "fcfs, easy, conservative, priority-preempt"; }
+
+std::unique_ptr<Policy> load_policy_library(const std::string& path);  // policy_loader.cpp
+
+std::unique_ptr<Policy> make_policy(std::string_view name_or_path) {
+  const bool is_file = name_or_path.find('/') != std::string_view::npos ||
+                       (name_or_path.size() > 3 && name_or_path.substr(name_or_path.size() - 3) == ".so");
+  if (is_file) return load_policy_library(std::string(name_or_path));
+  if (auto p = make_builtin_policy(name_or_path)) return p;
+  throw InputError("--policy", 0, "policy",
+                   "unknown policy '" + std::string(name_or_path) + "' (built in: " + builtin_policy_names() +
+                       "; or the path of a policy library)");
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,64 @@
+// Anything that asks for resources: a submit tool, an application process, a launcher. It
+// places its calls at their planned times through its entry point (a daemon, the controller,
+// or the scheduler itself) and records every answer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "pmixflow/proto/env.hpp"
+
+namespace pmixflow {
+
+using Call = std::variant<AllocRequest, SessionCtrlRequest, SpawnRequest>;
+
+struct PlannedCall {
+  double at = 0;
+  Address via;
+  Call call;  // ids are assigned when sent; corr is set by the planner
+};
+
+struct CallResult {
+  std::string corr;
+  std::string what;  // directive or session operation, for people reading the summary
+  double sent = 0;
+  double answered = -1;  // -1: never answered
+  Status status = Status::Success;
+  InfoList info;
+};
+
+class Requestor final : public Role {
+ public:
+  Requestor(Env& env, Proc identity, std::vector<PlannedCall> plan);
+
+  void start() override;
+  void handle(Address from, Message&& msg) override;
+
+  const Proc& identity() const { return identity_; }
+  const std::vector<CallResult>& results() const { return results_; }
+
+ private:
+  struct Outstanding {
+    std::size_t result_index;
+    Address via;
+  };
+  void arm_next();
+  void place(PlannedCall& planned);
+  void answer(std::uint64_t id, Status status, InfoList info);
+  void fail_via(Address via, Status status);
+
+  Env& env_;
+  Proc identity_;
+  std::vector<PlannedCall> plan_;
+  std::size_t next_call_ = 0;
+  std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, Outstanding> outstanding_;
+  std::vector<CallResult> results_;
+};
+
+std::string describe_call(const Call& call);  // "PMIX_ALLOC_NEW", "PMIX_SESSION_TERMINATE"
+
+}  // namespace pmixflow

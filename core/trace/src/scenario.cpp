@@ -1,0 +1,361 @@
+#include "pmixflow/trace/scenario.hpp"
+
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/keys.hpp"
+#include "pmixflow/vocab/timespec.hpp"
+
+namespace pmixflow {
+namespace {
+
+// Ordered: info keys reach the wire in the order the file gives them, as a caller's array would.
+using json = nlohmann::ordered_json;
+
+class LineReader {
+ public:
+  LineReader(const std::string& origin, std::size_t line) : origin_(origin), line_(line) {}
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw InputError(origin_, line_, field, what);
+  }
+  void only(const json& obj, std::initializer_list<std::string_view> allowed, const std::string& where) const {
+    for (const auto& [k, v] : obj.items()) {
+      bool ok = false;
+      for (auto a : allowed) ok = ok || a == k;
+      if (!ok) {
+        std::string list;
+        for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(where.empty() ? k : where + "." + k, "unknown field (expected one of: " + list + ")");
+      }
+    }
+  }
+  double number(const json& obj, const std::string& field, std::optional<double> dflt = std::nullopt) const {
+    if (!obj.contains(field)) {
+      if (dflt) return *dflt;
+      fail(field, "missing");
+    }
+    const auto& v = obj.at(field);
+    if (!v.is_number()) fail(field, "expects a number, got " + v.dump());
+    const double d = v.get<double>();
+    if (d < 0) fail(field, "must not be negative");
+    return d;
+  }
+  std::string string(const json& obj, const std::string& field, std::optional<std::string> dflt = std::nullopt) const {
+    if (!obj.contains(field)) {
+      if (dflt) return *dflt;
+      fail(field, "missing");
+    }
+    const auto& v = obj.at(field);
+    if (!v.is_string()) fail(field, "expects a string, got " + v.dump());
+    return v.get<std::string>();
+  }
+  bool boolean(const json& obj, const std::string& field, bool dflt) const {
+    if (!obj.contains(field)) return dflt;
+    const auto& v = obj.at(field);
+    if (!v.is_boolean()) fail(field, "expects true or false, got " + v.dump());
+    return v.get<bool>();
+  }
+
+  App app(const json& j, const std::string& field) const {
+    if (!j.is_object()) fail(field, "an app is an object {\"cmd\":..., \"argv\":[...], \"np\":N}");
+    only(j, {"cmd", "argv", "np", "runtime", "exit_code", "fail_launch"}, field);
+    App app;
+    app.cmd = string(j, "cmd");
+    if (j.contains("argv")) {
+      if (!j["argv"].is_array()) fail(field + ".argv", "expects an array of strings");
+      for (const auto& a : j["argv"]) {
+        if (!a.is_string()) fail(field + ".argv", "expects an array of strings");
+        app.argv.push_back(a.get<std::string>());
+      }
+    }
+    if (j.contains("np")) {
+      if (!j["np"].is_number_unsigned()) fail(field + ".np", "expects a whole number of processes");
+      app.maxprocs = j["np"].get<std::uint32_t>();
+    }
+    app.runtime_s = number(j, "runtime", 0.0);
+    if (j.contains("exit_code")) {
+      if (!j["exit_code"].is_number_integer()) fail(field + ".exit_code", "expects an integer");
+      app.exit_code = j["exit_code"].get<int>();
+    }
+    app.fail_launch = boolean(j, "fail_launch", false);
+    if (app.cmd != "sleep" && !j.contains("runtime"))
+      fail(field + ".runtime", "a simulated app runs `sleep N` or gives its run time in seconds");
+    if (app.cmd == "sleep" && (app.argv.empty() || app.argv[0].find_first_not_of("0123456789.") != std::string::npos))
+      fail(field + ".argv", "`sleep` needs its seconds as the first argument");
+    return app;
+  }
+
+  std::vector<App> apps(const json& j, const std::string& field) const {
+    std::vector<App> out;
+    if (j.is_array()) {
+      for (std::size_t i = 0; i < j.size(); ++i) out.push_back(app(j[i], field + "[" + std::to_string(i) + "]"));
+    } else {
+      out.push_back(app(j, field));
+    }
+    if (out.empty()) fail(field, "needs at least one app");
+    return out;
+  }
+
+  Value typed(const KeySpec& spec, const json& v, const std::string& field) const {
+    auto want = [&](bool ok) {
+      if (!ok) fail(field, "expects " + std::string(value_type_name(spec.type)) + ", got " + v.dump());
+    };
+    switch (spec.type) {
+      case ValueType::Bool: want(v.is_boolean()); return v.get<bool>();
+      case ValueType::Int32: want(v.is_number_integer()); return v.get<std::int32_t>();
+      case ValueType::UInt32: want(v.is_number_unsigned()); return v.get<std::uint32_t>();
+      case ValueType::UInt64: want(v.is_number_unsigned()); return v.get<std::uint64_t>();
+      case ValueType::Double: want(v.is_number()); return v.get<double>();
+      case ValueType::String: want(v.is_string()); return v.get<std::string>();
+      case ValueType::AllocTime:
+        if (v.is_number_unsigned()) return v.get<std::uint32_t>();  // 4.2.2: seconds
+        want(v.is_string());
+        try {
+          parse_alloc_time(v.get<std::string>());
+        } catch (const InputError& e) {
+          fail(field, e.detail());
+        }
+        return v.get<std::string>();
+      case ValueType::Proc: {
+        want(v.is_string());
+        const auto s = v.get<std::string>();
+        const auto dot = s.rfind('.');
+        if (dot == std::string::npos || dot + 1 == s.size() ||
+            s.find_first_not_of("0123456789", dot + 1) != std::string::npos)
+          fail(field, "a proc is \"nspace.rank\", got " + v.dump());
+        return Proc{s.substr(0, dot), static_cast<std::uint32_t>(std::stoul(s.substr(dot + 1)))};
+      }
+      case ValueType::InfoList: want(v.is_object()); return info(v, field);
+      case ValueType::Apps: return apps(v, field);
+      case ValueType::Status: {
+        want(v.is_string());
+        auto st = parse_status(v.get<std::string>());
+        if (!st) fail(field, "unknown status " + v.dump());
+        return *st;
+      }
+      case ValueType::Directive: {
+        want(v.is_string());
+        auto d = parse_directive(v.get<std::string>());
+        if (!d) fail(field, "unknown directive " + v.dump());
+        return *d;
+      }
+    }
+    fail(field, "unsupported type");
+  }
+
+  InfoList info(const json& obj, const std::string& where) const {
+    if (!obj.is_object()) fail(where, "expects an object of PMIx keys");
+    InfoList out;
+    for (const auto& [k, v] : obj.items()) {
+      const std::string field = where + "." + k;
+      if (auto spec = find_key(k)) {
+        out.add(spec->key, typed(*spec, v, field));
+        continue;
+      }
+      // Keys the project does not know still travel (the RM ignores unknown keys), typed by
+      // their JSON form; a misspelt upstream name is an error, not a silent new key.
+      if (k.rfind("pmix.", 0) != 0) fail(field, "unknown PMIx attribute (use its PMIX_ name or a pmix.* key string)");
+      if (v.is_boolean())
+        out.add(k, v.get<bool>());
+      else if (v.is_number_unsigned())
+        out.add(k, v.get<std::uint64_t>());
+      else if (v.is_number())
+        out.add(k, v.get<double>());
+      else if (v.is_string())
+        out.add(k, v.get<std::string>());
+      else
+        fail(field, "an unknown key can carry a bool, a number or a string");
+    }
+    return out;
+  }
+
+ private:
+  const std::string& origin_;
+  std::size_t line_;
+};
+
+void parse_header(const json& h, const LineReader& r, Scenario& sc) {
+  if (!h.contains("format") || h["format"] != kScenarioFormat)
+    r.fail("format", "the first line must be the header {\"format\":\"pmixflow-scenario\",\"version\":1}");
+  r.only(h, {"format", "version", "name", "description", "controller", "scheduler"}, "");
+  if (!h.contains("version") || !h["version"].is_number_integer() || h["version"].get<int>() != kScenarioVersion)
+    r.fail("version", "this pmixflow reads scenario version " + std::to_string(kScenarioVersion));
+  sc.name = r.string(h, "name", "");
+  sc.description = r.string(h, "description", "");
+  if (h.contains("controller")) {
+    const auto& c = h["controller"];
+    if (!c.is_object()) r.fail("controller", "expects an object");
+    r.only(c, {"start", "connect_to_scheduler", "no_scheduler", "dvm"}, "controller");
+    sc.controller_start = r.number(c, "start", 0.0);
+    sc.connect_to_scheduler = r.boolean(c, "connect_to_scheduler", true);
+    const auto mode = r.string(c, "no_scheduler", "hold");
+    if (mode == "hold")
+      sc.no_scheduler = NoSchedulerMode::Hold;
+    else if (mode == "refuse")
+      sc.no_scheduler = NoSchedulerMode::Refuse;
+    else if (mode == "serve")
+      sc.no_scheduler = NoSchedulerMode::Serve;
+    else
+      r.fail("controller.no_scheduler", "expects \"hold\", \"refuse\" or \"serve\"");
+    sc.dvm = r.string(c, "dvm", "head");
+  }
+  if (h.contains("scheduler")) {
+    const auto& s = h["scheduler"];
+    if (!s.is_object()) r.fail("scheduler", "expects an object");
+    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues"}, "scheduler");
+    if (s.contains("start") && s["start"].is_null())
+      sc.scheduler_start.reset();
+    else
+      sc.scheduler_start = r.number(s, "start", 0.0);
+    sc.scheduler_attaches = r.boolean(s, "attach", true);
+    sc.policy = r.string(s, "policy", "fcfs");
+    sc.exclusive_nodes = r.boolean(s, "exclusive_nodes", false);
+    if (s.contains("queues")) {
+      const auto& q = s["queues"];
+      if (!q.is_object()) r.fail("scheduler.queues", "expects an object of queue name -> integer priority");
+      for (const auto& [name, priority] : q.items()) {
+        if (!priority.is_number_integer()) r.fail("scheduler.queues." + name, "expects an integer priority");
+        sc.queue_priorities[name] = priority.get<int>();
+      }
+    }
+  }
+}
+
+std::string parse_via(const json& op, const LineReader& r) {
+  const auto via = r.string(op, "via");
+  if (via == "controller" || via == "scheduler") return via;
+  if (via.rfind("daemon:", 0) == 0 && via.size() > 7) return via;
+  r.fail("via", "expects \"controller\", \"scheduler\" or \"daemon:NODE\", got \"" + via + "\"");
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::istream& in, const std::string& origin) {
+  Scenario sc;
+  sc.origin = origin;
+  std::map<std::string, std::uint32_t> calls_per_requestor;
+  std::string text;
+  std::size_t line = 0;
+  bool have_header = false;
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    LineReader r(origin, line);
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      r.fail("", std::string("not valid JSON: ") + e.what());
+    }
+    if (!j.is_object()) r.fail("", "each line is one JSON object");
+    if (!have_header) {
+      parse_header(j, r, sc);
+      have_header = true;
+      continue;
+    }
+    const auto op = r.string(j, "op");
+    if (op == "scheduler_attach" || op == "scheduler_detach") {
+      r.only(j, {"op", "at", "comment"}, "");
+      sc.scheduler_transitions.push_back(Transition{line, r.number(j, "at"), op == "scheduler_attach"});
+      continue;
+    }
+    if (op == "node_fail" || op == "daemon_start_fails") {
+      r.only(j, {"op", "at", "node", "comment"}, "");
+      sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
+                                         op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
+      continue;
+    }
+    if (op == "requestor_exit") {
+      r.only(j, {"op", "at", "requestor", "comment"}, "");
+      sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
+      continue;
+    }
+    ScenarioCall c;
+    c.line = line;
+    c.at = r.number(j, "at");
+    c.requestor = r.string(j, "requestor");
+    if (c.requestor.empty() || c.requestor.find_first_of(" \t#") != std::string::npos)
+      r.fail("requestor", "a requestor name is one word");
+    c.via = parse_via(j, r);
+    if (j.contains("expect")) {
+      const auto& e = j["expect"];
+      if (!e.is_object()) r.fail("expect", "expects an object {\"status\":\"PMIX_SUCCESS\"}");
+      r.only(e, {"status"}, "expect");
+      auto st = parse_status(r.string(e, "status"));
+      if (!st) r.fail("expect.status", "unknown status");
+      c.expect_status = st;
+    }
+    const std::string corr = c.requestor + "#" + std::to_string(++calls_per_requestor[c.requestor]);
+    if (op == "alloc") {
+      r.only(j, {"op", "at", "requestor", "via", "directive", "info", "app", "expect", "comment"}, "");
+      AllocRequest req;
+      const auto dir = r.string(j, "directive");
+      auto d = parse_directive(dir);
+      if (!d)
+        r.fail("directive", "unknown directive \"" + dir +
+                                "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
+      req.directive = *d;
+      if (j.contains("info")) req.info = r.info(j["info"], "info");
+      if (j.contains("app")) req.info.add(key::SESSION_APP, r.apps(j["app"], "app"));
+      req.corr = corr;
+      c.call = std::move(req);
+    } else if (op == "session_control") {
+      r.only(j, {"op", "at", "requestor", "via", "session", "directives", "app", "expect", "comment"}, "");
+      SessionCtrlRequest req;
+      if (!j.contains("session")) r.fail("session", "missing (a session id, or \"all\")");
+      const auto& s = j["session"];
+      if (s.is_string() && s.get<std::string>() == "all")
+        req.session_id = kAllSessions;
+      else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX)
+        req.session_id = s.get<std::uint32_t>();
+      else
+        r.fail("session", "expects a session id (uint32) or \"all\"");
+      if (!j.contains("directives")) r.fail("directives", "missing");
+      req.directives = r.info(j["directives"], "directives");
+      if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
+      req.corr = corr;
+      c.call = std::move(req);
+    } else if (op == "spawn") {
+      r.only(j, {"op", "at", "requestor", "via", "app", "info", "alloc", "expect", "comment"}, "");
+      SpawnRequest req;
+      if (!j.contains("app")) r.fail("app", "missing: a spawn launches at least one app");
+      req.apps = r.apps(j["app"], "app");
+      if (j.contains("info")) req.job_info = r.info(j["info"], "info");
+      if (j.contains("alloc")) {
+        // PMIX_SPAWN_ALLOC: the directive and the info a standalone request would carry.
+        const auto& a = j["alloc"];
+        if (!a.is_object()) r.fail("alloc", "expects {\"directive\":..., \"info\":{...}}");
+        r.only(a, {"directive", "info"}, "alloc");
+        const auto dir = r.string(a, "directive");
+        auto d = parse_directive(dir);
+        if (!d) r.fail("alloc.directive", "unknown directive \"" + dir + "\"");
+        InfoList alloc;
+        alloc.add(key::ALLOC_REQ_DIRECTIVE, *d);
+        if (a.contains("info"))
+          for (auto& item : r.info(a["info"], "alloc.info").items) alloc.items.push_back(std::move(item));
+        req.job_info.add(key::SPAWN_ALLOC, std::move(alloc));
+      }
+      req.corr = corr;
+      c.call = std::move(req);
+    } else {
+      r.fail("op", "unknown operation \"" + op +
+                       "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+                       "node_fail, daemon_start_fails, requestor_exit)");
+    }
+    sc.calls.push_back(std::move(c));
+  }
+  if (!have_header) throw InputError(origin, 0, "", "empty scenario: the first line must be the header");
+  return sc;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open the scenario file");
+  return parse_scenario(in, path);
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,332 @@
+#include "pmixflow/trace/swf.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+
+namespace pmixflow {
+namespace {
+
+constexpr std::size_t kFields = 18;
+
+// The name an error gives each field: the SwfRecord member and the 1-based field number.
+constexpr std::array<std::string_view, kFields> kFieldName = {
+    "job (field 1)",
+    "submit (field 2)",
+    "wait (field 3)",
+    "run (field 4)",
+    "allocated_procs (field 5)",
+    "avg_cpu (field 6)",
+    "used_memory (field 7)",
+    "requested_procs (field 8)",
+    "requested_time (field 9)",
+    "requested_memory (field 10)",
+    "status (field 11)",
+    "user (field 12)",
+    "group (field 13)",
+    "executable (field 14)",
+    "queue (field 15)",
+    "partition (field 16)",
+    "preceding_job (field 17)",
+    "think_time (field 18)",
+};
+
+// gzgets() reads this much at most per call; longer lines are put together in a string.
+constexpr int kChunk = 64 * 1024;
+// zlib's own input and output buffers (its default is 8 KiB).
+constexpr unsigned kZlibBuffer = 256 * 1024;
+
+constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The line as an error quotes it: at most 80 characters.
+std::string quote(std::string_view line) {
+  line = trim(line);
+  constexpr std::size_t kMax = 80;
+  if (line.size() <= kMax) return "'" + std::string(line) + "'";
+  return "'" + std::string(line.substr(0, kMax)) + "...'";
+}
+
+// Why a number was refused, or nothing.
+enum class Bad { None, NotANumber, OutOfRange, NotWhole };
+
+// from_chars() takes no leading '+'; SWF writers might.
+std::string_view drop_plus(std::string_view text) {
+  if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
+  return text;
+}
+
+// A plain integer, every digit kept: the common case, and the fastest parser.
+bool parse_plain_int(std::string_view text, std::int64_t& out) {
+  const auto value = parse_whole<std::int64_t>(text);
+  if (value) out = *value;
+  return value.has_value();
+}
+
+// A decimal number (integer, fixed or exponent notation, optional sign) and nothing else:
+// no "inf", "nan" or hex, no trailing characters.
+Bad parse_double(std::string_view text, double& out) {
+  text = drop_plus(text);
+  if (std::int64_t whole = 0; parse_plain_int(text, whole)) {
+    out = static_cast<double>(whole);
+    return Bad::None;
+  }
+  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string_view::npos) return Bad::NotANumber;
+  const char* const last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(text.data(), last, out, std::chars_format::general);
+  if (end != last || ec == std::errc::invalid_argument) return Bad::NotANumber;
+  if (ec == std::errc::result_out_of_range || !std::isfinite(out)) return Bad::OutOfRange;
+  return Bad::None;
+}
+
+// An integer, also when written as a decimal with no fraction ("-1.00", "4.0").
+Bad parse_int(std::string_view text, std::int64_t& out) {
+  if (parse_plain_int(drop_plus(text), out)) return Bad::None;
+  double value = 0;
+  if (const Bad bad = parse_double(text, value); bad != Bad::None) return bad;
+  if (value != std::trunc(value)) return Bad::NotWhole;
+  // [-2^63, 2^63): both bounds are exact doubles.
+  if (value < -9223372036854775808.0 || value >= 9223372036854775808.0) return Bad::OutOfRange;
+  out = static_cast<std::int64_t>(value);
+  return Bad::None;
+}
+
+std::string bad_text(Bad bad, std::string_view token) {
+  std::string quoted = "'" + std::string(token) + "'";
+  switch (bad) {
+    case Bad::NotANumber: return quoted + " is not a number";
+    case Bad::OutOfRange: return quoted + " is out of range";
+    case Bad::NotWhole: return quoted + " is not a whole number";
+    case Bad::None: break;
+  }
+  return quoted;
+}
+
+// A malformed job line: where it is and what is wrong with it.
+struct Malformed {
+  std::string field;
+  std::string what;
+};
+
+// Parses one job line into `record`; returns false and fills `error` when it is malformed.
+bool parse_job(std::string_view line, SwfRecord& record, Malformed& error) {
+  std::array<std::string_view, kFields> token;
+  std::size_t count = 0;
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  while (true) {
+    while (p != end && is_space(*p)) ++p;
+    if (p == end) break;
+    const char* const start = p;
+    while (p != end && !is_space(*p)) ++p;
+    if (count < kFields) token[count] = std::string_view(start, static_cast<std::size_t>(p - start));
+    ++count;
+  }
+  if (count != kFields) {
+    error = {"fields", "expected " + std::to_string(kFields) + " whitespace-separated fields, found " +
+                           std::to_string(count) + ": " + quote(line)};
+    return false;
+  }
+
+  std::size_t index = 0;
+  auto int_field = [&](std::int64_t& out) {
+    const Bad bad = parse_int(token[index], out);
+    if (bad != Bad::None) error = {std::string(kFieldName[index]), bad_text(bad, token[index])};
+    ++index;
+    return bad == Bad::None;
+  };
+  auto double_field = [&](double& out) {
+    const Bad bad = parse_double(token[index], out);
+    if (bad != Bad::None) error = {std::string(kFieldName[index]), bad_text(bad, token[index])};
+    ++index;
+    return bad == Bad::None;
+  };
+  return int_field(record.job) && double_field(record.submit) && double_field(record.wait) &&
+         double_field(record.run) && int_field(record.allocated_procs) && double_field(record.avg_cpu) &&
+         double_field(record.used_memory) && int_field(record.requested_procs) && double_field(record.requested_time) &&
+         double_field(record.requested_memory) && int_field(record.status) && int_field(record.user) &&
+         int_field(record.group) && int_field(record.executable) && int_field(record.queue) &&
+         int_field(record.partition) && int_field(record.preceding_job) && double_field(record.think_time);
+}
+
+// "; Key: value". The key is one word before the first colon; a colon that starts a URL
+// ("http://...", as on the indented continuation lines of some headers) is not a label.
+void parse_comment(std::string_view text, SwfTrace& trace) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) return;
+  const std::string_view key = trim(text.substr(0, colon));
+  const std::string_view rest = text.substr(colon + 1);
+  if (key.empty() || std::any_of(key.begin(), key.end(), is_space)) return;
+  if (rest.starts_with("//")) return;
+  const std::string_view value = trim(rest);
+
+  auto [it, inserted] = trace.header.try_emplace(std::string(key), value);
+  if (!inserted) {  // a repeated label ("Note") keeps every value, one a line
+    it->second += '\n';
+    it->second += value;
+  }
+
+  std::optional<std::int64_t>* slot = nullptr;
+  bool positive = false;  // SWF writes -1 for "unknown"; a machine of <= 0 processors is that
+  if (key == "MaxNodes") {
+    slot = &trace.max_nodes;
+    positive = true;
+  } else if (key == "MaxProcs") {
+    slot = &trace.max_procs;
+    positive = true;
+  } else if (key == "UnixStartTime") {
+    slot = &trace.unix_start_time;
+  }
+  if (slot == nullptr || slot->has_value()) return;  // the first usable value wins
+  std::int64_t number = 0;
+  if (parse_int(value, number) != Bad::None) return;
+  if (positive && number <= 0) return;
+  *slot = number;
+}
+
+struct GzClose {
+  void operator()(gzFile file) const { gzclose(file); }
+};
+using GzFile = std::unique_ptr<std::remove_pointer_t<gzFile>, GzClose>;
+
+// zlib's message without the "path: " it starts with (InputError names the file already).
+std::string gz_error_text(gzFile file, const std::string& path, int saved_errno) {
+  int code = Z_OK;
+  const char* text = gzerror(file, &code);
+  if (code == Z_ERRNO) return std::strerror(saved_errno != 0 ? saved_errno : errno);
+  std::string_view message = text != nullptr ? text : "";
+  if (const std::string prefix = path + ": "; message.starts_with(prefix)) message.remove_prefix(prefix.size());
+  return message.empty() ? "read error" : std::string(message);
+}
+
+}  // namespace
+
+std::string_view swf_skip_name(SwfSkip reason) {
+  switch (reason) {
+    case SwfSkip::NegativeRuntime: return "runtime < 0";
+    case SwfSkip::NoProcessors: return "processors <= 0";
+    case SwfSkip::MoreThanMaxProcs: return "processors > MaxProcs";
+    case SwfSkip::Malformed: return "malformed line";
+  }
+  return "unknown reason";
+}
+
+SwfTrace read_swf(const std::string& path, SwfOptions options) {
+  SwfTrace trace;
+  trace.path = path;
+
+  errno = 0;
+  GzFile file(gzopen(path.c_str(), "rb"));
+  if (!file) {
+    const int saved = errno;
+    throw InputError(path, 0, "",
+                     std::string("cannot open SWF file: ") + (saved != 0 ? std::strerror(saved) : "out of memory"));
+  }
+  gzbuffer(file.get(), kZlibBuffer);
+
+  auto chunk = std::make_unique<char[]>(kChunk);
+  std::string long_line;  // only for lines longer than a chunk; its capacity is reused
+  std::size_t number = 0;
+
+  while (true) {
+    errno = 0;
+    if (gzgets(file.get(), chunk.get(), kChunk) == nullptr) break;
+    ++number;
+    std::size_t size = std::strlen(chunk.get());
+    std::string_view line(chunk.get(), size);
+    if (!line.ends_with('\n') && size == static_cast<std::size_t>(kChunk) - 1) {
+      // Longer than a chunk: gather the rest of it.
+      long_line.assign(line);
+      while (!long_line.ends_with('\n') && gzgets(file.get(), chunk.get(), kChunk) != nullptr) {
+        size = std::strlen(chunk.get());
+        long_line.append(chunk.get(), size);
+        if (size != static_cast<std::size_t>(kChunk) - 1) break;
+      }
+      line = long_line;
+    }
+    if (!line.ends_with('\n')) {
+      // The last line, or a read error (a truncated .gz gives back what it could decompress:
+      // never parse that half line), or a NUL byte, for gzgets() stops only at a newline or
+      // at the end of the data: then this is no text (an .xz, .bz2 or .zip file, say).
+      int code = Z_OK;
+      gzerror(file.get(), &code);
+      if (code != Z_OK) break;  // reported below
+      if (gzeof(file.get()) == 0)
+        throw InputError(path, number, "", "binary data (a NUL byte): not a plain or gzip-compressed SWF file");
+    }
+
+    const std::string_view text = trim(line);
+    if (text.empty()) continue;
+    if (text.front() == ';') {
+      parse_comment(text.substr(1), trace);
+      continue;
+    }
+
+    SwfJob job;
+    Malformed error;
+    if (!parse_job(text, job.record, error)) {
+      if (options.lenient) {
+        ++trace.skipped[SwfSkip::Malformed];
+        continue;
+      }
+      throw InputError(path, number, std::move(error.field), error.what);
+    }
+    job.record.line = number;
+
+    const SwfRecord& r = job.record;
+    if (r.run < 0) {
+      ++trace.skipped[SwfSkip::NegativeRuntime];
+      continue;
+    }
+    const std::int64_t procs = r.requested_procs == -1 ? r.allocated_procs : r.requested_procs;
+    if (procs <= 0) {
+      ++trace.skipped[SwfSkip::NoProcessors];
+      continue;
+    }
+    job.procs = static_cast<std::uint64_t>(procs);
+    job.runtime = r.run;
+    job.estimate = (r.requested_time == -1 || r.requested_time < r.run) ? r.run : r.requested_time;
+    trace.jobs.push_back(job);
+  }
+
+  int code = Z_OK;
+  gzerror(file.get(), &code);
+  if (code != Z_OK) {
+    const int saved = errno;
+    throw InputError(path, number, "", "cannot read SWF file: " + gz_error_text(file.get(), path, saved));
+  }
+
+  // MaxProcs may only be known once the whole header is read; it is checked last, as the
+  // third reason, so a job counts once.
+  if (trace.max_procs) {
+    const auto max = static_cast<std::uint64_t>(*trace.max_procs);
+    const auto removed = std::erase_if(trace.jobs, [max](const SwfJob& j) { return j.procs > max; });
+    if (removed > 0) trace.skipped[SwfSkip::MoreThanMaxProcs] += removed;
+  }
+
+  if (!trace.jobs.empty()) {
+    trace.first_submit = trace.jobs.front().record.submit;
+    for (SwfJob& job : trace.jobs) job.submit = job.record.submit - trace.first_submit;
+  }
+  return trace;
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,241 @@
+#include "pmixflow/vocab/hostlist.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+
+#include "pmixflow/vocab/numbers.hpp"
+
+namespace pmixflow {
+namespace {
+
+constexpr std::string_view kSpace = " \t\r\n\f\v";
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(kSpace);
+  return s.substr(first, last - first + 1);
+}
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+bool is_host_name(std::string_view s) { return !s.empty() && std::ranges::all_of(s, is_name_char); }
+
+// A count is plain digits from end to end, so that "4x" or "-1" is caught rather than
+// silently truncated.
+std::optional<std::uint32_t> parse_uint(std::string_view s) { return parse_whole<std::uint32_t>(s); }
+
+// Where an error is reported: a list has no lines (line 0), a hostfile does.
+struct Where {
+  std::string file;
+  std::size_t line = 0;
+};
+
+[[noreturn]] void fail(const Where& at, std::string_view field, const std::string& what) {
+  throw InputError(at.file, at.line, std::string(field), what);
+}
+
+std::uint32_t positive_count(std::string_view digits, std::string_view field, const Where& at) {
+  const auto n = parse_uint(digits);
+  if (!n || *n == 0) fail(at, field, "'" + std::string(digits) + "' is not a positive integer slot count");
+  return *n;
+}
+
+std::string checked_name(std::string_view name, std::string_view field, const Where& at) {
+  if (!is_host_name(name))
+    fail(at, field, "'" + std::string(field) + "' is not a valid host name (letters, digits, '-', '_', '.')");
+  return std::string(name);
+}
+
+// `name` or `name:N`, shared by lists and hostfiles so both refuse `:N` for an activation alike.
+HostEntry parse_named(std::string_view entry, HostUse use, const Where& at) {
+  const auto colon = entry.find(':');
+  if (colon == std::string_view::npos) return {checked_name(entry, entry, at), std::nullopt};
+  if (use == HostUse::Activate)
+    fail(at, entry,
+         "'" + std::string(entry) + "': activation cannot change slot counts, so ':N' is refused; name the node alone");
+  HostEntry host{checked_name(entry.substr(0, colon), entry, at), std::nullopt};
+  host.slots = positive_count(entry.substr(colon + 1), entry, at);
+  return host;
+}
+
+void parse_empty_nodes(std::string_view entry, HostUse use, HostSpec& spec, const Where& at) {
+  if (use == HostUse::Activate)
+    fail(at, entry,
+         "'" + std::string(entry) +
+             "' is refused for an activation: +e would pick nodes already in the DVM and start "
+             "nothing");
+  if (use == HostUse::NodeList)
+    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  spec.empty = true;
+  if (entry.size() == 2) return;
+  if (entry[2] != ':') fail(at, entry, "unknown host form '" + std::string(entry) + "'");
+  const auto n = parse_uint(entry.substr(3));
+  if (!n || *n == 0) fail(at, entry, "'" + std::string(entry) + "': +e:N needs a positive number of empty nodes");
+  spec.empty_count = *n;
+}
+
+// The `+...` forms select allocated nodes by position rather than by name; a node list names
+// concrete nodes for a session, so none of them apply there.
+void parse_plus(std::string_view entry, HostUse use, HostSpec& spec, const Where& at) {
+  if (entry.starts_with("+e")) return parse_empty_nodes(entry, use, spec, at);
+  if (use == HostUse::NodeList)
+    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  if (entry == "+all") {
+    spec.all = true;
+    return;
+  }
+  if (entry.starts_with("+n")) {
+    const auto k = parse_uint(entry.substr(2));
+    if (!k) fail(at, entry, "'" + std::string(entry) + "': +nK needs a non-negative integer index K");
+    spec.relative.push_back(*k);
+    return;
+  }
+  fail(at, entry, "unknown host form '" + std::string(entry) + "' (expected +all, +nK, +e or +e:N)");
+}
+
+std::string resolve_path(std::string_view path, const std::string& base_dir) {
+  const std::filesystem::path p{path};
+  if (base_dir.empty() || p.is_absolute()) return p.string();
+  return (std::filesystem::path(base_dir) / p).string();
+}
+
+void parse_file_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
+                      const Where& at) {
+  if (use == HostUse::NodeList)
+    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  const auto path = trim(entry.substr(5));
+  if (path.empty()) fail(at, entry, "'file=' needs a path");
+  merge_host_specs(spec, parse_hostfile(resolve_path(path, base_dir), use));
+}
+
+void parse_list_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
+                      const Where& at) {
+  if (entry.starts_with('+')) return parse_plus(entry, use, spec, at);
+  if (entry.starts_with("file=")) return parse_file_entry(entry, use, base_dir, spec, at);
+  spec.hosts.push_back(parse_named(entry, use, at));
+}
+
+// One hostfile line, comment already stripped and known non-blank.
+void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, const Where& at) {
+  std::istringstream tokens{std::string(line)};
+  std::string first;
+  tokens >> first;
+  if (first.starts_with('^')) {
+    if (use == HostUse::NodeList) fail(at, first, "'^' exclusions are not allowed in a node list (names only)");
+    spec.excluded.push_back(checked_name(std::string_view(first).substr(1), first, at));
+    if (std::string extra; tokens >> extra) fail(at, extra, "unexpected '" + extra + "' after an exclusion");
+    return;
+  }
+  HostEntry host = parse_named(first, use, at);
+  std::optional<std::uint32_t> slots = host.slots;
+  for (std::string token; tokens >> token;) {
+    const std::string_view t = token;
+    if (t.starts_with("slots=")) {
+      if (slots) fail(at, t, "slot count given twice for '" + host.name + "'");
+      slots = positive_count(t.substr(6), t, at);
+    } else if (t.starts_with("max_slots=")) {
+      positive_count(t.substr(10), t, at);  // validated for typos, but no use here
+    } else {
+      fail(at, t, "unknown token '" + token + "' (expected slots=N or max_slots=N)");
+    }
+  }
+  // An activation starts daemons on nodes it already holds; their slot counts are fixed, so a
+  // hostfile shared with --hostfile may carry slots= and they are simply not used.
+  host.slots = use == HostUse::Activate ? std::nullopt : slots;
+  spec.hosts.push_back(std::move(host));
+}
+
+}  // namespace
+
+HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view origin, const std::string& base_dir) {
+  const Where at{std::string(origin), 0};
+  HostSpec spec;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    const auto raw = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    const auto entry = trim(raw);
+    if (entry.empty()) fail(at, "", "empty entry in host list '" + std::string(text) + "'");
+    parse_list_entry(entry, use, base_dir, spec, at);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return spec;
+}
+
+HostSpec parse_hostfile(const std::string& path, HostUse use) {
+  if (std::filesystem::is_directory(path))
+    throw InputError(path, 0, "", "cannot read hostfile '" + path + "': it is a directory");
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot read hostfile '" + path + "'");
+  HostSpec spec;
+  Where at{path, 0};
+  for (std::string raw; std::getline(in, raw);) {
+    ++at.line;
+    std::string_view line = raw;
+    line = trim(line.substr(0, line.find('#')));
+    if (!line.empty()) parse_hostfile_line(line, use, spec, at);
+  }
+  if (in.bad()) throw InputError(path, at.line, "", "error while reading hostfile '" + path + "'");
+  return spec;
+}
+
+void merge_host_specs(HostSpec& into, const HostSpec& more) {
+  into.hosts.insert(into.hosts.end(), more.hosts.begin(), more.hosts.end());
+  into.relative.insert(into.relative.end(), more.relative.begin(), more.relative.end());
+  into.excluded.insert(into.excluded.end(), more.excluded.begin(), more.excluded.end());
+  into.all = into.all || more.all;
+  into.empty = into.empty || more.empty;
+  if (more.empty_count) into.empty_count = more.empty_count;
+}
+
+std::vector<std::string> resolve_hosts(const HostSpec& spec, const std::vector<std::string>& allocated,
+                                       std::string_view origin) {
+  const std::unordered_set<std::string> in_allocation(allocated.begin(), allocated.end());
+  std::vector<std::string> picked;
+  std::unordered_set<std::string> seen;
+  const auto pick = [&](const std::string& name) {
+    if (seen.insert(name).second) picked.push_back(name);
+  };
+
+  for (const auto& host : spec.hosts) {
+    if (!in_allocation.contains(host.name))
+      throw InputError(std::string(origin), 0, host.name, "node '" + host.name + "' is not in the allocation");
+    pick(host.name);
+  }
+  for (const auto k : spec.relative) {
+    if (k >= allocated.size()) {
+      const auto n = std::to_string(allocated.size());
+      const std::string range =
+          allocated.empty() ? "there is none" : "+n0 to +n" + std::to_string(allocated.size() - 1);
+      throw InputError(std::string(origin), 0, "+n" + std::to_string(k),
+                       "+n" + std::to_string(k) + " is out of range: the allocation has " + n +
+                           " node(s), counted from zero (" + range + ")");
+    }
+    pick(allocated[k]);
+  }
+  if (spec.all)
+    for (const auto& name : allocated) pick(name);
+
+  const std::unordered_set<std::string> excluded(spec.excluded.begin(), spec.excluded.end());
+  std::erase_if(picked, [&](const std::string& name) { return excluded.contains(name); });
+  return picked;
+}
+
+std::string format_host_list(const std::vector<HostEntry>& hosts) {
+  std::string out;
+  for (const auto& host : hosts) {
+    if (!out.empty()) out += ',';
+    out += host.name;
+    if (host.slots) out += ':' + std::to_string(*host.slots);
+  }
+  return out;
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,146 @@
+#include "pmixflow/vocab/info.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+#include "pmixflow/vocab/json_text.hpp"
+
+namespace pmixflow {
+
+std::string to_string(const Proc& p) { return p.nspace + "." + std::to_string(p.rank); }
+
+double App::simulated_runtime() const {
+  if (cmd == "sleep" && !argv.empty()) {
+    double seconds = 0;
+    auto [end, ec] = std::from_chars(argv[0].data(), argv[0].data() + argv[0].size(), seconds);
+    if (ec == std::errc() && seconds >= 0) return seconds;
+  }
+  return runtime_s;
+}
+
+bool InfoList::empty() const { return items.empty(); }
+std::size_t InfoList::size() const { return items.size(); }
+bool InfoList::has(std::string_view key) const { return find(key) != nullptr; }
+
+const Value* InfoList::find(std::string_view key) const {
+  for (const auto& item : items)
+    if (item.key == key) return &item.value;
+  return nullptr;
+}
+
+std::optional<std::uint64_t> InfoList::get_uint(std::string_view key) const {
+  const Value* v = find(key);
+  if (!v) return std::nullopt;
+  if (auto p = std::get_if<std::uint64_t>(v)) return *p;
+  if (auto p = std::get_if<std::uint32_t>(v)) return *p;
+  if (auto p = std::get_if<std::int32_t>(v); p && *p >= 0) return static_cast<std::uint64_t>(*p);
+  return std::nullopt;
+}
+
+bool InfoList::flag(std::string_view key) const {
+  const Value* v = find(key);
+  if (!v) return false;
+  if (auto b = std::get_if<bool>(v)) return *b;
+  return true;
+}
+
+InfoList& InfoList::add(std::string_view key, Value v) {
+  items.push_back(InfoItem{std::string(key), std::move(v)});
+  return *this;
+}
+
+InfoList& InfoList::set(std::string_view key, Value v) {
+  for (auto& item : items)
+    if (item.key == key) {
+      item.value = std::move(v);
+      return *this;
+    }
+  return add(key, std::move(v));
+}
+
+void InfoList::erase(std::string_view key) {
+  std::erase_if(items, [&](const InfoItem& i) { return i.key == key; });
+}
+
+namespace {
+constexpr std::uint64_t kInfoHeader = 8;  // type tag + length words per pmix_info_t
+}
+
+std::uint64_t wire_size(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> std::uint64_t {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          return 4 + x.size() + 1;
+        else if constexpr (std::is_same_v<T, Proc>)
+          return 4 + x.nspace.size() + 1 + 4;
+        else if constexpr (std::is_same_v<T, InfoList>)
+          return 4 + wire_size(x);
+        else if constexpr (std::is_same_v<T, std::vector<App>>)
+          return wire_size(std::span<const App>(x));
+        else
+          return sizeof(T);
+      },
+      v);
+}
+
+std::uint64_t wire_size(std::span<const App> apps) {
+  std::uint64_t n = 4;
+  for (const auto& app : apps) {
+    n += 4 + app.cmd.size() + 1 + 4 + 4;  // cmd, argc, maxprocs
+    for (const auto& a : app.argv) n += 4 + a.size() + 1;
+  }
+  return n;
+}
+
+std::uint64_t wire_size(const InfoList& info) {
+  std::uint64_t n = 4;  // count
+  for (const auto& item : info.items) n += kInfoHeader + item.key.size() + 1 + wire_size(item.value);
+  return n;
+}
+
+std::string value_to_json(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>)
+          return x ? "true" : "false";
+        else if constexpr (std::is_same_v<T, std::string>)
+          return json_quote(x);
+        else if constexpr (std::is_same_v<T, double>)
+          return json_number(x);
+        else if constexpr (std::is_same_v<T, Status>)
+          return json_quote(status_name(x));
+        else if constexpr (std::is_same_v<T, Directive>)
+          return json_quote(directive_name(x));
+        else if constexpr (std::is_same_v<T, Proc>)
+          return json_quote(to_string(x));
+        else if constexpr (std::is_same_v<T, InfoList>)
+          return to_json(x);
+        else if constexpr (std::is_same_v<T, std::vector<App>>) {
+          std::string out = "[";
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i) out += ",";
+            out += "{\"cmd\":" + json_quote(x[i].cmd) + ",\"argv\":[";
+            for (std::size_t j = 0; j < x[i].argv.size(); ++j) out += (j ? "," : "") + json_quote(x[i].argv[j]);
+            out += "],\"maxprocs\":" + std::to_string(x[i].maxprocs) + "}";
+          }
+          return out + "]";
+        } else
+          return std::to_string(x);
+      },
+      v);
+}
+
+std::string to_json(const InfoList& info) {
+  // An array of pairs, not an object: keys may repeat and order matters.
+  std::string out = "[";
+  for (std::size_t i = 0; i < info.items.size(); ++i) {
+    if (i) out += ",";
+    out += "[" + json_quote(info.items[i].key) + "," + value_to_json(info.items[i].value) + "]";
+  }
+  return out + "]";
+}
+
+}  // namespace pmixflow

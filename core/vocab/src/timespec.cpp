@@ -1,0 +1,95 @@
+#include "pmixflow/vocab/timespec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+namespace {
+
+constexpr std::string_view kField = "PMIX_ALLOC_TIME";
+constexpr std::string_view kSpace = " \t\r\n\f\v";
+constexpr std::string_view kForm = "months:days:hours:minutes:seconds";
+
+// Seconds per field, rightmost first: seconds, minutes, hours, days, months (of 30 days).
+constexpr std::array<double, 5> kUnit = {1.0, 60.0, 3600.0, 86400.0, 30.0 * 86400.0};
+
+[[noreturn]] void refuse(std::string_view origin, std::string_view text, std::string_view why) {
+  throw InputError(std::string(origin), 0, std::string(kField),
+                   "invalid time '" + std::string(text) + "': " + std::string(why) + " (expected " +
+                       std::string(kForm) + ", read from the right)");
+}
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+}
+
+std::vector<std::string_view> split_fields(std::string_view text) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  for (auto colon = text.find(':'); colon != std::string_view::npos; colon = text.find(':', start)) {
+    fields.push_back(text.substr(start, colon - start));
+    start = colon + 1;
+  }
+  fields.push_back(text.substr(start));
+  return fields;
+}
+
+// Digits only: from_chars would take a sign and strtod would take "1e3" or "inf", none of
+// which a PMIx time string may hold.
+std::uint64_t field_value(std::string_view field, std::string_view origin, std::string_view text) {
+  if (field.empty()) refuse(origin, text, "empty field");
+  if (!std::ranges::all_of(field, [](char c) { return c >= '0' && c <= '9'; }))
+    refuse(origin, text, "'" + std::string(field) + "' is not a plain decimal number");
+  std::uint64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc{} || ptr != field.data() + field.size())
+    refuse(origin, text, "'" + std::string(field) + "' is too large");
+  return value;
+}
+
+std::string two_digits(std::int64_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
+
+}  // namespace
+
+double parse_alloc_time(std::string_view text, std::string_view origin) {
+  const auto body = trim(text);
+  if (body.empty()) refuse(origin, text, "empty");
+  const auto fields = split_fields(body);
+  if (fields.size() > kUnit.size()) refuse(origin, text, "more than five fields");
+  double seconds = 0;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    seconds += static_cast<double>(field_value(fields[fields.size() - 1 - i], origin, text)) * kUnit[i];
+  return seconds;
+}
+
+std::string format_alloc_time(double seconds) {
+  // Callers pass computed durations, so tiny float noise is rounded away; anything that does not
+  // round to a representable non-negative count is a bug upstream, not bad user input.
+  const double rounded = std::round(seconds);
+  if (!std::isfinite(rounded) || rounded < 0 ||
+      rounded >= static_cast<double>(std::numeric_limits<std::int64_t>::max()))
+    throw std::invalid_argument("format_alloc_time: not a non-negative duration");
+  const auto total = static_cast<std::int64_t>(rounded);
+  const std::int64_t days = total / 86400;
+  const std::int64_t hours = total / 3600 % 24;
+  const std::int64_t minutes = total / 60 % 60;
+  const std::int64_t secs = total % 60;
+  // Months are not written: a month is a parse-side convenience, and days round-trip exactly.
+  if (days > 0)
+    return std::to_string(days) + ":" + two_digits(hours) + ":" + two_digits(minutes) + ":" + two_digits(secs);
+  if (hours > 0) return std::to_string(hours) + ":" + two_digits(minutes) + ":" + two_digits(secs);
+  if (minutes > 0) return std::to_string(minutes) + ":" + two_digits(secs);
+  return std::to_string(secs);
+}
+
+}  // namespace pmixflow
