@@ -9,10 +9,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pmixflow/log/reference.hpp"
 #include "pmixflow/results/diff.hpp"
+#include "pmixflow/sim/run.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
-#include "pmixflow/sim/run.hpp"
 
 namespace pmixflow {
 extern const char* const kDemoScenario;
@@ -145,6 +146,7 @@ struct DiffArgs {
   std::string run_a;
   std::string run_b;
   bool json = false;
+  bool partial = false;
 };
 
 void add_diff_options(CLI::App& diff, DiffArgs& d) {
@@ -152,12 +154,15 @@ void add_diff_options(CLI::App& diff, DiffArgs& d) {
       ->required();
   diff.add_option("RUN_B", d.run_b, "The second run, compared with the first (deltas are B - A).")->required();
   diff.add_flag("--json", d.json, "Print the report as JSON instead of text.");
+  diff.add_flag("--partial", d.partial,
+                "Compare an event log that has no closing line (a run stopped, or still going) as far as it goes, "
+                "instead of refusing it.");
 }
 
 // Exit status 0: equal, 1: different, 2: bad input.
 int run_diff(const DiffArgs& d) {
   try {
-    const pmixflow::DiffReport report = pmixflow::diff_runs(d.run_a, d.run_b);
+    const pmixflow::DiffReport report = pmixflow::diff_runs(d.run_a, d.run_b, pmixflow::DiffOptions{d.partial});
     std::cout << (d.json ? pmixflow::render_diff_json(report) : pmixflow::render_diff_text(report));
     return report.equal() ? 0 : 1;
   } catch (const std::exception& e) {
@@ -185,6 +190,11 @@ int main(int argc, char** argv) {
       "Compare two runs (output directories or event logs): the first diverging event, each job's start "
       "delta, the summary metrics' deltas. Exit status 0 when equal, 1 when not, 2 on bad input.");
   add_diff_options(*diff, diff_args);
+  auto* events = app.add_subcommand(
+      "events",
+      "List the kinds of event the log holds (--markdown: the reference of docs/events.md, every kind and field).");
+  bool markdown = false;
+  events->add_flag("--markdown", markdown, "Print the whole reference as Markdown.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -192,6 +202,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kBadInput;
   }
   if (*diff) return run_diff(diff_args);
+  if (*events) {
+    std::cout << (markdown ? pmixflow::log::reference_markdown() : pmixflow::log::reference_text());
+    return 0;
+  }
   if (!*sim) {
     std::cout << app.help();
     return 0;

@@ -16,21 +16,22 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
 
-#include "pmixflow/vocab/errors.hpp"
-#include "pmixflow/vocab/hostlist.hpp"
-#include "pmixflow/vocab/json_text.hpp"
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/policies/policy.hpp"
 #include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/results/output_file.hpp"
-#include "pmixflow/policies/policy.hpp"
-#include "pmixflow/trace/replay.hpp"
+#include "pmixflow/results/run_outcomes.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/daemon.hpp"
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
-#include "pmixflow/results/run_outcomes.hpp"
-#include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/sim/world.hpp"
+#include "pmixflow/trace/replay.hpp"
+#include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/trace/swf.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/json_text.hpp"
 
 namespace sg4 = simgrid::s4u;
 using json = nlohmann::json;
@@ -196,31 +197,37 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       requestor_names.push_back(c.requestor);
       plans.emplace_back();
     }
-    plans[it->second].push_back(PlannedCall{c.at, resolve_via(c, sc, cluster, compute_names), c.call});
+    plans[it->second].push_back(PlannedCall{c.at, resolve_via(c, sc, cluster, compute_names), c.call, CallNotes{c.line, c.expect_status, c.recorded_wait}});
   }
   ControllerConfig controller_config;
   controller_config.connect_to_scheduler = sc.connect_to_scheduler;
   controller_config.no_scheduler = sc.no_scheduler;
   controller_config.initial_dvm = initial_dvm(sc, cluster);
 
-  std::unique_ptr<EventLogWriter> log;
+  log::LogHeader header;
+  header.env = "sim";
+  header.seed = o.seed;
+  header.inputs = json{{"scenario", sc.origin},       {"platform", machine.description}, {"topology", shape.source},
+                       {"nodes", cluster.size() - 1}, {"slots_per_node", shape.slots},   {"policy", policy_name}};
+  log::EventLog event_log(header);
+  std::unique_ptr<log::LineSink> log_file;
   if (!o.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.out_dir, ec);
     if (ec) throw InputError(o.out_dir, 0, "--out", "cannot create the output directory: " + ec.message());
     if (o.events) {
-      json inputs{{"scenario", sc.origin},       {"platform", machine.description}, {"topology", shape.source},
-                  {"nodes", cluster.size() - 1}, {"slots_per_node", shape.slots},   {"policy", policy_name}};
-      log = std::make_unique<EventLogWriter>(o.out_dir + "/events.jsonl", "sim", o.seed, inputs.dump());
+      log_file = std::make_unique<log::LineSink>(o.out_dir + "/events.jsonl");
+      event_log.attach(*log_file);
     }
   }
+  event_log.begin();
 
   WorldOptions world_options;
   world_options.daemon_startup_s = o.daemon_startup_s;
   world_options.jitter = o.jitter;
   world_options.seed = o.seed;
   world_options.idle_actors = o.idle_actors;
-  World world(cluster, machine, world_options, log.get());
+  World world(cluster, machine, world_options, log_file ? &event_log : nullptr);
   world.add_party(Address::controller(), "controller", machine.head,
                   [&](Env& env) { return std::make_unique<Controller>(env, cluster, controller_config); },
                   {{sc.controller_start, true}});
@@ -297,6 +304,17 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
   world.run();
   if (!o.quiet && horizon > 0 && ::isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%*s\r", 79, "");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  {
+    const auto& st = world.stats();
+    const json stats{{"sim_time_s", st.end_time},
+                     {"wall_s", wall},
+                     {"messages", st.messages},
+                     {"bytes", st.bytes},
+                     {"daemons_started", st.daemons_started},
+                     {"daemon_wakeups", st.actor_wakeups}};
+    event_log.finish(st.end_time, "quiescent", stats.dump());
+  }
+  if (log_file && !log_file->failure().empty()) throw std::runtime_error(log_file->failure());
 
   // Outcomes: every call's answer, checked against what the scenario expects.
   std::map<std::string, const ScenarioCall*> by_corr;
@@ -405,7 +423,7 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
                {"bytes", stats.bytes},
                {"daemons_started", stats.daemons_started},
                {"daemon_wakeups", stats.actor_wakeups},
-               {"events", log ? log->events() : 0},
+               {"events", event_log.events()},
                {"jobs", metrics.jobs},
                {"rejected", metrics.rejected},
                {"mean_wait_s", metrics.mean_wait_s},
@@ -445,13 +463,12 @@ int run_simulation(const SimOptions& o, std::ostream& out) {
       recorded_file = std::make_unique<OutputFile>(o.out_dir + "/recorded.csv");
       recorded_file->write(recorded_csv);
     }
-    if (log) log->commit();
     jobs_file.commit();
     if (recorded_file) recorded_file->commit();
     summary_file.commit();
-    written =
-        "  outputs: " + (log ? o.out_dir + "/events.jsonl (" + std::to_string(log->events()) + " events), " : "") +
-        o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";
+    written = "  outputs: " +
+              (log_file ? o.out_dir + "/events.jsonl (" + std::to_string(event_log.events()) + " events), " : "") +
+              o.out_dir + "/jobs.csv, " + o.out_dir + "/summary.json\n";
   }
   if (!o.quiet) {
     out << "pmixflow sim: " << (sc.name.empty() ? sc.origin : sc.name) << "\n";

@@ -7,6 +7,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "pmixflow/proto/hop.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace pmixflow::sim {
@@ -111,12 +113,12 @@ class PartyEnv final : public Env {
   void cancel(TimerId id) override {
     if (live_.erase(id)) world_.work_done();
   }
-  bool logging() const override { return world_.log_ != nullptr; }
+  bool wants(log::EventKind kind) const override { return world_.log_ && world_.log_->wants(kind); }
   bool idle() {
     drop_cancelled();
     return heap_.empty();
   }
-  void log(const Event& e) override { world_.log(party_, e); }
+  void record(const log::EventBuilder& e) override { world_.record(party_, e); }
   std::string_view name_of(Address a) const override { return world_.name_of(a); }
   void start_daemon(NodeId node) override { world_.start_daemon(node); }
 
@@ -231,7 +233,7 @@ struct World::Parked {
 Address PartyEnv::self() const { return party_.address; }
 void PartyEnv::send(Address to, Message msg) { world_.send(party_, to, std::move(msg)); }
 
-World::World(const Cluster& cluster, Machine machine, WorldOptions options, EventLogWriter* log)
+World::World(const Cluster& cluster, Machine machine, WorldOptions options, log::EventLog* log)
     : cluster_(cluster), machine_(std::move(machine)), options_(options), log_(log), random_(options.seed) {
   daemons_.resize(cluster_.size());
 }
@@ -280,7 +282,7 @@ void World::fail_next_daemon_start(double at, NodeId node) {
 void World::kill_node(NodeId node) {
   if (!dead_nodes_.insert(node).second) return;
   Party* controller = find(Address::controller());
-  if (log_) log(*controller, Event("node.fail").str("node", cluster_.node(node).name));
+  log(*controller, ev::NodeFail{.node = cluster_.node(node).name});
   Party* daemon = node < daemons_.size() ? daemons_[node].get() : nullptr;
   if (!daemon || !daemon->listening) return;  // no daemon there: nobody notices until one is launched
   // The daemon and its processes die with the node: nothing it had armed happens, what is
@@ -297,7 +299,7 @@ void World::deliver_now(Party& to, Address from, Message msg) {
   // the party at once, in its own actor, and logged as received.
   Party* party = &to;
   to.env->after(0, [this, party, from, msg = std::move(msg)]() mutable {
-    if (log_) log(*party, describe_hop("recv", "from", name_of(from), msg));
+    log_recv(*party, from, msg);
     if (party->up) party->role->handle(from, std::move(msg));
   });
 }
@@ -329,7 +331,13 @@ std::string_view World::name_of(Address a) const {
   return "?";
 }
 
-void World::log(const Party& p, const Event& e) { log_->write(sg4::Engine::get_clock(), p.name, e); }
+void World::record(const Party& p, const log::EventBuilder& e) {
+  log_->write(e.view(sg4::Engine::get_clock(), p.name));
+}
+
+void World::log_recv(const Party& p, Address from, const Message& msg) {
+  if (log_ && log_->wants(log::EventKind::Recv)) log(p, recv_event(name_of(from), msg, wire_size(msg)));
+}
 
 void World::work_done() {
   if (--pending_ == 0) quiet_->cv->notify_all();
@@ -399,7 +407,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
 void World::accept(Party& p, std::unique_ptr<Envelope> env) {
   if (!p.up || env->to_incarnation != p.incarnation) {
     // Down, or sent to an earlier life of this party: that connection is gone.
-    if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
+    log_recv(p, env->from, env->msg);
     bounce(p, env->from, env->msg);
     work_done();
     return;
@@ -425,7 +433,7 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
 
 void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   ++conn.next;
-  if (log_) log(p, describe_hop("recv", "from", name_of(env->from), env->msg));
+  log_recv(p, env->from, env->msg);
   conn.peer = true;
   conn.from = env->from;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
@@ -491,7 +499,7 @@ void World::go_up(Party& p) {
   ++p.incarnation;  // a fresh process: its old connections are gone
   p.outgoing.clear();
   p.incoming_from.clear();
-  if (log_) log(p, Event("party.up"));
+  log(p, ev::PartyUp{});
   p.role->start();
 }
 
@@ -512,7 +520,7 @@ void World::go_down(Party& p) {
   p.up = false;
   p.env->clear_role_timers();
   refuse_early(p);
-  if (log_) log(p, Event("party.down"));
+  log(p, ev::PartyDown{});
   // Its connections break: every peer learns it at once, as from a closed socket.
   for (Incoming* conn : p.incoming_from.in_order()) {
     if (!conn->peer) continue;
@@ -529,7 +537,7 @@ void World::bounce(Party& p, Address sender, const Message& msg) {
 
 void World::send(Party& from, Address to, Message&& msg) {
   Party* dest = find(to);
-  if (log_) log(from, describe_hop("send", "to", name_of(to), msg));
+  if (log_ && log_->wants(log::EventKind::Send)) log(from, send_event(name_of(to), msg, wire_size(msg)));
   if (!dest || !dest->listening) {
     // Nobody there at all: the sender is refused at once.
     if (is_notice(msg)) return;
@@ -597,7 +605,7 @@ void World::start_daemon(NodeId node) {
       // reports it to the controller instead of a wire-up.
       p->listening = false;
       p->serving = false;
-      if (log_) log(*p, Event("daemon.start_failed"));
+      log(*p, ev::DaemonStartFailed{});
       send(*p, Address::controller(), Unreachable{p->address, MessageKind::DaemonReady, 0, {}});
       work_done();
       return;

@@ -228,9 +228,9 @@ TEST(Standalone, ServesFromItsOwnPool) {
   const auto inst = events(run, "session.instantiate");
   ASSERT_EQ(inst.size(), 2u);
   EXPECT_EQ(inst[0]["by"], "controller");
-  EXPECT_EQ(inst[0]["nodes"], "n01:8,n02:4");
+  EXPECT_EQ(inst[0]["node_list"], "n01:8,n02:4");
   EXPECT_EQ(inst[1]["by"], "controller");
-  EXPECT_EQ(inst[1]["nodes"], "n03:8,n04:8");
+  EXPECT_EQ(inst[1]["node_list"], "n03:8,n04:8");
   EXPECT_EQ(answer_info(run, "a#1", "pmix.alloc.id"), "dvm-alloc-1");
   EXPECT_EQ(answer_info(run, "a#1", "pmix.alloc.nlist"), "n01:8,n02:4");
   EXPECT_EQ(answer_info(run, "b#1", "pmix.alloc.id"), "dvm-alloc-2");
@@ -335,7 +335,7 @@ TEST(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
   ASSERT_EQ(inst.size(), 1u);
   EXPECT_EQ(inst[0]["by"], "scheduler");
   EXPECT_EQ(inst[0]["alloc"], "alloc-1");
-  EXPECT_EQ(inst[0]["nodes"], "n01:8,n02:8");
+  EXPECT_EQ(inst[0]["node_list"], "n01:8,n02:8");
   EXPECT_EQ(events(run, "alloc.grant", "r#1").size(), 1u);
   // n02 is allocated but outside the DVM: its daemon failed to start.
   const auto first = events(run, "dvm.ready", "r#1");
@@ -355,7 +355,7 @@ TEST(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
   const auto act = events(run, "activate", "r#2");
   ASSERT_EQ(act.size(), 1u);
   EXPECT_EQ(act[0]["alloc"], "alloc-1");
-  EXPECT_EQ(act[0]["starting"], 1);
+  EXPECT_EQ(act[0]["num_starting"], 1);
   EXPECT_EQ(daemons_started(run, 2, 100), (std::vector<std::string>{"n02"}));
   const auto up = first_index(run, [](const json& e) { return ev_of(e) == "daemon.up" && e["who"] == "daemon:n02"; });
   EXPECT_GT(up, index_of(run, "activate", "r#2"));
@@ -371,8 +371,8 @@ TEST(Activate, HostfileNamesTheNodes) {
   // PMIX_HOST and PMIX_HOSTFILE together: merged; the file's nodes are already up.
   const auto act = events(run, "activate", "u#2");
   ASSERT_EQ(act.size(), 1u);
-  EXPECT_EQ(act[0]["nodes"], 3);
-  EXPECT_EQ(act[0]["starting"], 1);
+  EXPECT_EQ(act[0]["num_nodes"], 3);
+  EXPECT_EQ(act[0]["num_starting"], 1);
   EXPECT_EQ(daemons_started(run, 2, 100), (std::vector<std::string>{"n05"}));
   expect_no_scheduler_decision(run, "u#1");
   expect_no_scheduler_decision(run, "u#2");
@@ -383,7 +383,7 @@ TEST(Activate, AllMeansEveryAllocatedNodeNotInTheDvm) {
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   const auto grow = events(run, "dvm.grow", "u#1");
   ASSERT_EQ(grow.size(), 1u);
-  EXPECT_EQ(grow[0]["daemons"], 6);
+  EXPECT_EQ(grow[0]["num_daemons"], 6);
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03", "n04", "n05", "n06", "n07", "n08"}));
   ASSERT_EQ(events(run, "dvm.ready", "u#1").size(), 1u);
   EXPECT_EQ(only(run, "dvm.ready", "u#1").value("code", ""), "PMIX_DVM_IS_READY");
@@ -407,7 +407,7 @@ TEST(Activate, HostfileExclusionsWork) {
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03", "n04", "n05", "n06"}));
   const auto act = events(run, "activate", "u#1");
   ASSERT_EQ(act.size(), 1u);
-  EXPECT_EQ(act[0]["nodes"], 6);  // +all minus ^n07 and ^n08
+  EXPECT_EQ(act[0]["num_nodes"], 6);  // +all minus ^n07 and ^n08
 }
 
 TEST(Activate, HostfileSlotCountsAreIgnored) {
@@ -428,7 +428,7 @@ TEST(Activate, SlotCountsAndEmptyNodesAreRefused) {
     EXPECT_EQ(status(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
     const auto refused = events(run, "activate.refused", corr);
     ASSERT_EQ(refused.size(), 1u) << corr;
-    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos)
+    EXPECT_NE(refused[0]["detail"].get<std::string>().find(why), std::string::npos)
         << corr << ": " << refused[0].dump();
     EXPECT_EQ(hops(run, corr), (std::vector<std::string>{
                                    "requestor:u>controller:alloc_request(PMIX_ALLOC_ACTIVATE)",
@@ -448,7 +448,7 @@ TEST(Activate, AlreadyActiveIsSatisfied) {
   for (const char* corr : {"u#1", "u#2"}) {
     const auto act = events(run, "activate", corr);
     ASSERT_EQ(act.size(), 1u) << corr;
-    EXPECT_EQ(act[0]["starting"], 0) << corr;
+    EXPECT_EQ(act[0]["num_starting"], 0) << corr;
     EXPECT_TRUE(events(run, "dvm.grow", corr).empty()) << corr;
     EXPECT_TRUE(events(run, "activate.refused", corr).empty()) << corr;
     expect_no_scheduler_decision(run, corr);
@@ -481,7 +481,7 @@ TEST(Activate, NodeOutsideTheAllocationIsAnError) {
     EXPECT_EQ(status(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
     const auto refused = events(run, "activate.refused", corr);
     ASSERT_EQ(refused.size(), 1u) << corr;
-    EXPECT_NE(refused[0]["reason"].get<std::string>().find(why), std::string::npos)
+    EXPECT_NE(refused[0]["detail"].get<std::string>().find(why), std::string::npos)
         << corr << ": " << refused[0].dump();
     EXPECT_TRUE(events(run, "dvm.grow", corr).empty()) << corr;
     expect_no_scheduler_decision(run, corr);
@@ -579,7 +579,7 @@ TEST(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActiva
   // --host n01,n02: two daemons at start-up, on eight allocated nodes.
   const auto start = events(run, "dvm.grow", "dvm-start");
   ASSERT_EQ(start.size(), 1u);
-  EXPECT_EQ(start[0]["daemons"], 2);
+  EXPECT_EQ(start[0]["num_daemons"], 2);
   EXPECT_EQ(daemons_started(run, 0, 0.5), (std::vector<std::string>{"n01", "n02"}));
   // FLOW.md 6 and 8: the other nodes are allocated and not in the DVM, and the log says so.
   std::set<std::string> logged_without_daemon;
@@ -641,7 +641,7 @@ TEST(DvmVersusAllocation, InstantiationOnNodesWithoutDaemonsGrowsTheDvm) {
   EXPECT_EQ(status(run, "r#1"), "PMIX_SUCCESS");
   const auto grow = events(run, "dvm.grow", "r#1");
   ASSERT_EQ(grow.size(), 1u);
-  EXPECT_EQ(grow[0]["daemons"], 2);
+  EXPECT_EQ(grow[0]["num_daemons"], 2);
   EXPECT_EQ(grow[0]["alloc"], "alloc-1");
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n01", "n02"}));
   // The session's job waits for the new daemons: fenced, then launched by the ready event.
@@ -715,7 +715,7 @@ TEST(SpawnAlloc, TheJobIsMappedOnlyOntoTheGrant) {
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   const auto grant = events(run, "alloc.grant", "s#1");
   ASSERT_EQ(grant.size(), 1u);
-  EXPECT_EQ(grant[0]["nodes"], "n01:4,n02:8");
+  EXPECT_EQ(grant[0]["node_list"], "n01:4,n02:8");
   // Onto the granted slots, n01's other half included; never onto n03..n08, free in the DVM.
   EXPECT_EQ(launches(run, "s#1"), (std::map<std::string, int>{{"daemon:n01", 4}, {"daemon:n02", 8}}));
 }
@@ -919,7 +919,7 @@ TEST(Failures, ANodeThatDiesWhileASessionRuns) {
   EXPECT_EQ(fail[0]["node"], "n02");
   const auto down = events(run, "node.down");
   ASSERT_EQ(down.size(), 1u);
-  EXPECT_EQ(down[0]["event"], "PMIX_EVENT_NODE_DOWN");
+  EXPECT_EQ(down[0]["code"], "PMIX_EVENT_NODE_DOWN");
   // The job with ranks there ends aborted by the system event; its other ranks are killed.
   const auto end = events(run, "job.end", "a#1");
   ASSERT_EQ(end.size(), 1u);
@@ -956,7 +956,7 @@ TEST(Failures, ANodeThatDiesWhileASessionRuns) {
   EXPECT_EQ(answer_info(run, "c#1", "pmix.alloc.nlist"), "n01:8,n03:8,n04:8,n05:8,n06:8,n07:8,n08:8");
   for (const auto& g : events(run, "alloc.grant")) {
     if (g["t"].get<double>() > 5.0) {
-      EXPECT_EQ(g["nodes"].get<std::string>().find("n02"), std::string::npos) << g.dump();
+      EXPECT_EQ(g["node_list"].get<std::string>().find("n02"), std::string::npos) << g.dump();
     }
   }
 }

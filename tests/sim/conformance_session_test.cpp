@@ -194,12 +194,12 @@ TEST(SessionControl, InstantiateTakesItsNodesFromSessionResources) {
   // The session is made of exactly those nodes, owned by the requestor the scheduler named.
   json s = instantiated_for(run, "alice#1");
   EXPECT_EQ(s["session"], 1);
-  EXPECT_EQ(s["nodes"], "n01:8,n02:8");
+  EXPECT_EQ(s["node_list"], "n01:8,n02:8");
   EXPECT_EQ(s["alloc"], "alloc-1");
   EXPECT_EQ(s["owner"], "alice.0");
   EXPECT_EQ(s["time_limit"], 300);  // "5:00", read from the right
   // The nodes had no daemon: the DVM grows first, and the job waits for PMIX_DVM_IS_READY.
-  EXPECT_EQ(count(run, "dvm.grow", with("corr", "alice#1", "daemons", 2)), 1u);
+  EXPECT_EQ(count(run, "dvm.grow", with("corr", "alice#1", "num_daemons", 2)), 1u);
   const auto ready = events(run, "dvm.ready", with("corr", "alice#1"));
   ASSERT_EQ(ready.size(), 1u);
   json ready_info = as_object(ready[0]["info"]);
@@ -518,7 +518,7 @@ TEST(SessionControl, AnExtendThatChangesNothingIsRefused) {
 TEST(SessionControl, SessionsAreDetachedFromTheirRequestorByDefault) {
   const SimRun run = simulate("session-sep-default.jsonl");
   expect_all_met(run);
-  EXPECT_EQ(instantiated_for(run, "alice#1")["sep"], "default");
+  EXPECT_FALSE(instantiated_for(run, "alice#1").contains("sep"));  // the default: detached
   EXPECT_NEAR(time_of(run, "requestor.gone", with("requestor", "alice.0")), 5.0, kTol);
   EXPECT_EQ(count(run, "session.dependent_end"), 0u);
   EXPECT_EQ(count(run, "session.terminate"), 0u);
@@ -530,11 +530,11 @@ TEST(SessionControl, SessionsAreDetachedFromTheirRequestorByDefault) {
 TEST(SessionControl, SepFalseTiesTheSessionToItsRequestorsLifetime) {
   const SimRun run = simulate("session-sep-false.jsonl");
   expect_all_met(run);
-  EXPECT_EQ(instantiated_for(run, "alice#1")["sep"], "false");
+  EXPECT_EQ(instantiated_for(run, "alice#1")["sep"], false);
   const auto dependent = events(run, "session.dependent_end");
   ASSERT_EQ(dependent.size(), 1u);
   EXPECT_EQ(dependent[0]["session"], 1);
-  EXPECT_EQ(dependent[0]["owner"], "alice");
+  EXPECT_EQ(dependent[0]["owner_nspace"], "alice");
   EXPECT_NEAR(dependent[0]["t"].get<double>(), 5.0, kTol);
   // Terminated as TERMINATE would: the job killed, the session reclaimed and completed.
   EXPECT_NEAR(job_time(run, "job.end", "job-1.1"), 5.0, kTol);
@@ -866,7 +866,7 @@ TEST(SessionControl, InheritanceChildHandsNodesBackButNeverTheControllersNode) {
   ASSERT_FALSE(head.empty());
   for (const auto& e : head) EXPECT_EQ(e["daemon"], "up");
   // The second session grows the DVM again; the default keeps the daemons for the third.
-  EXPECT_EQ(count(run, "dvm.grow", with("corr", "r#2", "daemons", 8)), 1u);
+  EXPECT_EQ(count(run, "dvm.grow", with("corr", "r#2", "num_daemons", 8)), 1u);
   EXPECT_EQ(count(run, "dvm.grow", with("corr", "r#3")), 0u);
 }
 

@@ -48,9 +48,11 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-inline RunResult run_pmixflow(const std::vector<std::string>& args) {
+// Runs pmixflow with `args`, from `cwd` when one is given (a scenario's hostfiles are named
+// relative to the repository).
+inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::string& cwd = "") {
   const auto dir = scratch_dir("stdio");
-  std::string cmd = quote(PMIXFLOW_BIN);
+  std::string cmd = (cwd.empty() ? std::string() : "cd " + quote(cwd) + " && ") + quote(PMIXFLOW_BIN);
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string()) + " </dev/null";
   const int raw = std::system(cmd.c_str());
@@ -60,6 +62,18 @@ inline RunResult run_pmixflow(const std::vector<std::string>& args) {
   r.err = slurp(dir / "err");
   std::filesystem::remove_all(dir);
   return r;
+}
+
+// An event log as two identical runs write it: byte for byte the same but for the closing
+// line's wall-clock time, which is zeroed here.
+inline std::string comparable_log(const std::filesystem::path& file) {
+  std::string text = slurp(file);
+  const auto last = text.rfind("{\"t\":", text.size() >= 2 ? text.size() - 2 : 0);
+  const auto wall = text.find("\"wall_s\":", last == std::string::npos ? 0 : last);
+  if (last == std::string::npos || wall == std::string::npos) return text;
+  const auto value = wall + 9;
+  const auto end = text.find_first_of(",}", value);
+  return text.replace(value, end - value, "0");
 }
 
 inline std::vector<json> read_events(const std::filesystem::path& file) {

@@ -1052,7 +1052,7 @@ TEST_F(ControllerTest, SepFalseTiesASessionToItsRequestorsConnection) {
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});  // connects
   env.take_sent();
   const std::string ns = running_session(1, "n01:8", {1}, 8, {}, with(owned({}, kTool), key::SESSION_SEP, false));
-  EXPECT_EQ(env.count_events("session.instantiate", {"\"sep\":\"false\""}), 1u);
+  EXPECT_EQ(env.count_events("session.instantiate", {"\"sep\":false"}), 1u);
   ctl->handle(Address::requestor(1), PeerLost{Address::requestor(1)});
   EXPECT_EQ(env.count_events("requestor.gone", {"tool.0"}), 1u);
   EXPECT_EQ(env.count_events("session.dependent_end"), 1u);
@@ -1068,7 +1068,8 @@ TEST_F(ControllerTest, ByDefaultASessionOutlivesItsRequestor) {
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
   env.take_sent();
   running_session(1, "n01:8", {1}, 8, {}, owned({}, kTool));
-  EXPECT_EQ(env.count_events("session.instantiate", {"\"sep\":\"default\""}), 1u);
+  ASSERT_EQ(env.count_events("session.instantiate"), 1u);
+  EXPECT_EQ(env.events_of("session.instantiate")[0].fields.find("\"sep\""), std::string::npos);  // the default
   ctl->handle(Address::requestor(1), PeerLost{Address::requestor(1)});
   EXPECT_TRUE(env.take_sent().empty());
   EXPECT_EQ(ctl->session_count(), 1u);
@@ -1107,7 +1108,7 @@ TEST_F(ControllerTest, ASessionTiedToAJobEndsWithThatJob) {
   env.take_sent();
   ctl->handle(Address::daemon(3), ProcsEnded{owner_job, 3, Status::Success, 0});
   EXPECT_EQ(completed_sessions(env.take_sent()), (std::vector<std::uint32_t>{1}));
-  EXPECT_EQ(env.count_events("session.dependent_end", {"\"owner\":\"" + owner_job + "\""}), 1u);
+  EXPECT_EQ(env.count_events("session.dependent_end", {"\"owner_nspace\":\"" + owner_job + "\""}), 1u);
   EXPECT_EQ(ctl->session_count(), 0u);
 }
 
@@ -1241,7 +1242,7 @@ TEST_F(ControllerTest, ActivateIsAnsweredByTheControllerNotTheScheduler) {
   EXPECT_EQ(answer.status, Status::Success);
   EXPECT_EQ(answer.corr, "act#5");
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{3, 4}));
-  EXPECT_EQ(env.count_events("activate", {"\"nodes\":2", "\"starting\":2"}), 1u);
+  EXPECT_EQ(env.count_events("activate", {"\"num_nodes\":2", "\"num_starting\":2"}), 1u);
   EXPECT_EQ(ctl->session_count(), 0u);  // nothing is added to any allocation
 
   daemons_ready({3});

@@ -30,14 +30,14 @@ class TempDir : public test::TempDir {
 };
 
 const std::string kHeader =
-    R"({"format":"pmixflow-events","version":1,"env":"sim","seed":0,"inputs":{"nodes":4,"policy":"fcfs","scenario":"s.jsonl"}})";
+    R"({"format":"pmixflow-events","version":2,"env":"sim","seed":0,"inputs":{"nodes":4,"policy":"fcfs","scenario":"s.jsonl"}})";
 
 const std::vector<std::string> kEvents = {
     R"({"t":0,"ev":"party.up","who":"controller"})",
     R"({"t":0,"ev":"scheduler.up","who":"scheduler","policy":"fcfs"})",
-    R"({"t":1,"ev":"send","who":"requestor:a","to":"scheduler","msg":"alloc","id":1})",
-    R"({"t":1.5,"ev":"recv","who":"scheduler","from":"requestor:a","msg":"alloc","id":1})",
-    R"({"t":2,"ev":"send","who":"scheduler","to":"requestor:a","msg":"answer","id":1})",
+    R"({"t":1,"ev":"send","who":"requestor:a","to":"scheduler","msg":"alloc_request","id":1,"bytes":100})",
+    R"({"t":1.5,"ev":"recv","who":"scheduler","from":"requestor:a","msg":"alloc_request","id":1,"bytes":100})",
+    R"({"t":2,"ev":"send","who":"scheduler","to":"requestor:a","msg":"alloc_response","id":1,"bytes":80})",
 };
 
 const std::string kCsvHeader =
@@ -87,9 +87,16 @@ json summary() {
               {"lost_work_cpu_s", 0.0}};
 }
 
+// The closing line of a whole log of `events` events, with a wall-clock time of its own.
+std::string closing(std::size_t events, double wall = 0.01) {
+  return R"({"t":2,"ev":"log.end","who":"run","end":"quiescent","events":)" + std::to_string(events) +
+         R"(,"stats":{"messages":2,"wall_s":)" + std::to_string(wall) + "}}";
+}
+
 struct RunSpec {
   std::string header = kHeader;
   std::vector<std::string> events = kEvents;
+  bool whole = true;  // the log has its closing line
   std::vector<Job> jobs = kJobs;
   json summary = pmixflow::summary();
 };
@@ -100,6 +107,7 @@ std::string write_run(const fs::path& dir, const RunSpec& run) {
     std::ofstream out(dir / "events.jsonl", std::ios::binary);
     out << run.header << "\n";
     for (const auto& e : run.events) out << e << "\n";
+    if (run.whole) out << closing(run.events.size()) << "\n";
   }
   std::ofstream(dir / "jobs.csv", std::ios::binary) << csv(run.jobs);
   std::ofstream(dir / "summary.json", std::ios::binary) << run.summary.dump(2) << "\n";
@@ -127,7 +135,7 @@ TEST(Diff, IdenticalRunsAreEqual) {
   EXPECT_TRUE(r.events.compared);
   EXPECT_TRUE(r.events.identical);
   EXPECT_FALSE(r.events.first.has_value());
-  EXPECT_EQ(r.events.lines_a, kEvents.size() + 1);
+  EXPECT_EQ(r.events.lines_a, kEvents.size() + 2);  // the header and the closing line
   EXPECT_TRUE(r.jobs.compared);
   EXPECT_TRUE(r.jobs.changed.empty());
   EXPECT_EQ(r.jobs.jobs_a, 3u);
@@ -138,16 +146,18 @@ TEST(Diff, IdenticalRunsAreEqual) {
   EXPECT_TRUE(r.notes.empty());
   const std::string text = render_diff_text(r);
   EXPECT_TRUE(Contains(text, ": equal\n"));
-  EXPECT_TRUE(Contains(text, "events: identical (6 lines)"));
+  EXPECT_TRUE(Contains(text, "events: identical (7 lines)"));
   EXPECT_EQ(json::parse(render_diff_json(r))["equal"], true);
 }
 
 TEST(Diff, TheFirstDivergingEventIsNamedByLineAndField) {
   TempDir tmp;
   RunSpec changed;
-  changed.events[2] = R"({"t":1,"ev":"send","who":"requestor:a","to":"controller","msg":"alloc","id":1})";  // line 4
+  changed.events[2] =
+      R"({"t":1,"ev":"send","who":"requestor:a","to":"controller","msg":"alloc_request","id":1,"bytes":100})";  // line
+                                                                                                                // 4
   changed.events[4] =
-      R"({"t":3,"ev":"send","who":"scheduler","to":"requestor:a","msg":"answer","id":1})";  // later: not reported
+      R"({"t":3,"ev":"send","who":"scheduler","to":"requestor:a","msg":"alloc_response","id":1,"bytes":80})";  // later
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", changed));
   EXPECT_FALSE(r.equal());
   EXPECT_FALSE(r.events.identical);
@@ -179,8 +189,6 @@ TEST(Diff, FieldsAreComparedInTheOrderTheyWereWritten) {
   // Both "t" (first) and "id" (last) differ: "t" is named. A field only in B is named too.
   changed.events[0] = R"({"t":0.5,"ev":"party.up","who":"controller"})";
   changed.events[1] = R"({"t":0,"ev":"scheduler.up","who":"scheduler","policy":"fcfs","extra":1})";
-  RunSpec missing_field;
-  missing_field.events[0] = R"({"t":0,"ev":"party.up"})";
   const auto a = write_run(tmp.path() / "a", RunSpec{});
   const DiffReport first = diff_runs(a, write_run(tmp.path() / "b", changed));
   ASSERT_TRUE(first.events.first.has_value());
@@ -188,11 +196,62 @@ TEST(Diff, FieldsAreComparedInTheOrderTheyWereWritten) {
   EXPECT_EQ(first.events.first->field, "t");
   EXPECT_EQ(first.events.first->field_a, "0");
   EXPECT_EQ(first.events.first->field_b, "0.5");
-  const DiffReport gone = diff_runs(a, write_run(tmp.path() / "c", missing_field));
-  ASSERT_TRUE(gone.events.first.has_value());
-  EXPECT_EQ(gone.events.first->field, "who");
-  EXPECT_EQ(gone.events.first->field_a, "\"controller\"");
-  EXPECT_FALSE(gone.events.first->field_b.has_value());
+}
+
+TEST(Diff, AnEventThatBreaksTheCatalogueIsBadInputNamedByLineAndField) {
+  TempDir tmp;
+  RunSpec missing_field;
+  missing_field.events[0] = R"({"t":0,"ev":"party.up"})";
+  RunSpec wrong_type;
+  wrong_type.events[2] =
+      R"({"t":1,"ev":"send","who":"requestor:a","to":"scheduler","msg":"alloc_request","bytes":"many"})";
+  const auto a = write_run(tmp.path() / "a", RunSpec{});
+  const auto gone = write_run(tmp.path() / "b", missing_field);
+  const InputError e = expect_input_error([&] { diff_runs(a, gone); });
+  EXPECT_EQ(e.file(), gone + "/events.jsonl");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.field(), "who");
+  const InputError t = expect_input_error([&] { diff_runs(a, write_run(tmp.path() / "c", wrong_type)); });
+  EXPECT_EQ(t.line(), 4u);
+  EXPECT_EQ(t.field(), "bytes");
+  EXPECT_TRUE(Contains(t.what(), "expects a whole number"));
+}
+
+TEST(Diff, OnlyTheClosingLinesWallClockMayDiffer) {
+  TempDir tmp;
+  const auto a = write_run(tmp.path() / "a", RunSpec{});
+  const auto b = write_run(tmp.path() / "b", RunSpec{});
+  {
+    std::ofstream out(fs::path(b) / "events.jsonl", std::ios::binary);
+    out << kHeader << "\n";
+    for (const auto& e : kEvents) out << e << "\n";
+    out << closing(kEvents.size(), 99.5) << "\n";
+  }
+  EXPECT_TRUE(diff_runs(a, b).events.identical);
+}
+
+TEST(Diff, ACutLogIsRefusedNamingTheLastGoodLineUnlessPartial) {
+  TempDir tmp;
+  RunSpec cut;
+  cut.whole = false;
+  const auto a = write_run(tmp.path() / "a", RunSpec{});
+  const auto b = write_run(tmp.path() / "b", cut);
+  const InputError e = expect_input_error([&] { diff_runs(a, b); });
+  EXPECT_EQ(e.file(), b + "/events.jsonl");
+  EXPECT_TRUE(Contains(e.what(), "no closing line"));
+  EXPECT_TRUE(Contains(e.what(), "last good line 6"));
+  EXPECT_TRUE(Contains(e.what(), "--partial"));
+  const DiffReport r = diff_runs(a, b, DiffOptions{true});
+  ASSERT_TRUE(r.events.first.has_value());
+  EXPECT_EQ(r.events.first->line, kEvents.size() + 2);  // where A's closing line is and B has none
+  EXPECT_FALSE(r.events.first->b.has_value());
+  EXPECT_TRUE(Contains(render_diff_text(r), "is not whole"));
+  // A line cut in the middle (the run was stopped while writing it) is refused the same way.
+  std::ofstream(fs::path(b) / "events.jsonl", std::ios::app) << R"({"t":3,"ev":"send","who":"sch)";
+  const InputError half = expect_input_error([&] { diff_runs(a, b); });
+  EXPECT_EQ(half.line(), 7u);
+  EXPECT_TRUE(Contains(half.what(), "cut short"));
+  EXPECT_TRUE(Contains(half.what(), "last good line 6"));
 }
 
 TEST(Diff, ALogThatEndsEarlyDivergesWhereItEnds) {
@@ -202,18 +261,17 @@ TEST(Diff, ALogThatEndsEarlyDivergesWhereItEnds) {
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", shorter));
   ASSERT_TRUE(r.events.first.has_value());
   EXPECT_EQ(r.events.first->line, kEvents.size() + 1);
-  EXPECT_TRUE(r.events.first->a.has_value());
-  EXPECT_FALSE(r.events.first->b.has_value());
-  EXPECT_EQ(r.events.lines_a, kEvents.size() + 1);
-  EXPECT_EQ(r.events.lines_b, kEvents.size());
-  EXPECT_TRUE(Contains(render_diff_text(r), "B: (end of log)"));
+  EXPECT_EQ(r.events.first->a, kEvents.back());
+  EXPECT_EQ(r.events.first->b, closing(kEvents.size() - 1));
+  EXPECT_EQ(r.events.lines_a, kEvents.size() + 2);
+  EXPECT_EQ(r.events.lines_b, kEvents.size() + 1);
 }
 
 TEST(Diff, HeaderInputsAreComparedSeparately) {
   TempDir tmp;
   RunSpec other;
   other.header =
-      R"({"format":"pmixflow-events","version":1,"env":"sim","seed":7,"inputs":{"nodes":4,"policy":"easy","scenario":"s.jsonl"}})";
+      R"({"format":"pmixflow-events","version":2,"env":"sim","seed":7,"inputs":{"nodes":4,"policy":"easy","scenario":"s.jsonl"}})";
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", other));
   EXPECT_FALSE(r.equal());
   EXPECT_FALSE(r.events.identical);
@@ -350,7 +408,8 @@ TEST(Diff, TwoEventLogsAloneAreCompared) {
   TempDir tmp;
   const fs::path a = write_run(tmp.path() / "a", RunSpec{});
   RunSpec changed;
-  changed.events[3] = R"({"t":1.75,"ev":"recv","who":"scheduler","from":"requestor:a","msg":"alloc","id":1})";
+  changed.events[3] =
+      R"({"t":1.75,"ev":"recv","who":"scheduler","from":"requestor:a","msg":"alloc_request","id":1,"bytes":100})";
   const fs::path b = write_run(tmp.path() / "b", changed);
   const DiffReport r = diff_runs((a / "events.jsonl").string(), (b / "events.jsonl").string());
   EXPECT_FALSE(r.jobs.compared);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmixflow/log/render.hpp"
 #include "pmixflow/proto/env.hpp"
 
 namespace pmixflow {
@@ -34,7 +35,7 @@ struct Sent {
 
 struct LoggedEvent {
   std::string kind;
-  std::string fields;  // `,"key":value` pairs, as Event renders them
+  std::string fields;  // `,"key":value` pairs, as the log renders them
 };
 
 class FakeEnv final : public Env {
@@ -51,8 +52,13 @@ class FakeEnv final : public Env {
     return id;
   }
   void cancel(TimerId id) override { timers_.erase(id); }
-  bool logging() const override { return true; }
-  void log(const Event& e) override { events_.push_back(LoggedEvent{std::string(e.kind()), e.fields()}); }
+  using Env::wants;
+  bool wants(log::EventKind) const override { return true; }
+  void record(const log::EventBuilder& e) override {
+    std::string fields;
+    log::render_fields(fields, e.view(now_, "fake"));
+    events_.push_back(LoggedEvent{std::string(log::spec(e.kind()).name), std::move(fields)});
+  }
   std::string_view name_of(Address a) const override {
     auto [it, added] = names_.try_emplace(a);
     if (added) {

@@ -54,20 +54,20 @@ TEST(FakeEnv, RecordsSendsEventsDaemonsAndNames) {
   FakeEnv env{Address::daemon(3)};
   EXPECT_EQ(env.self(), Address::daemon(3));
   env.send(Address::controller(), DaemonReady{3});
-  env.log(Event("x").str("k", "v"));
+  env.log(ev::NodeFail{.node = "n01"});
   env.start_daemon(4);
   ASSERT_EQ(env.sent().size(), 1u);
   EXPECT_EQ(env.take_sent().at(0).to, Address::controller());
   EXPECT_TRUE(env.take_sent().empty());
   ASSERT_EQ(env.events().size(), 1u);
-  EXPECT_EQ(env.events()[0].kind, "x");
-  EXPECT_EQ(env.events()[0].fields, ",\"k\":\"v\"");
+  EXPECT_EQ(env.events()[0].kind, "node.fail");
+  EXPECT_EQ(env.events()[0].fields, ",\"node\":\"n01\"");
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{4}));
   EXPECT_EQ(env.name_of(Address::controller()), "controller");
   EXPECT_EQ(env.name_of(Address::scheduler()), "scheduler");
   EXPECT_EQ(env.name_of(Address::daemon(2)), "daemon:2");
   EXPECT_EQ(env.name_of(Address::requestor(5)), "requestor:5");
-  EXPECT_TRUE(env.logging());
+  EXPECT_TRUE(env.wants<ev::NodeFail>());
 }
 
 }  // namespace

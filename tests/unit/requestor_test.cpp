@@ -22,7 +22,7 @@ PlannedCall alloc_at(double at, Address via, std::string corr, Directive d = Dir
   req.directive = d;
   req.info.add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
   req.corr = std::move(corr);
-  return PlannedCall{at, via, req};
+  return PlannedCall{at, via, req, {}};
 }
 
 PlannedCall session_ctrl_at(double at, Address via, std::string corr) {
@@ -30,7 +30,7 @@ PlannedCall session_ctrl_at(double at, Address via, std::string corr) {
   req.session_id = 3;
   req.directives.add(key::SESSION_TERMINATE, true);
   req.corr = std::move(corr);
-  return PlannedCall{at, via, req};
+  return PlannedCall{at, via, req, {}};
 }
 
 PlannedCall spawn_at(double at, Address via, std::string corr, std::optional<Directive> alloc = std::nullopt) {
@@ -46,7 +46,7 @@ PlannedCall spawn_at(double at, Address via, std::string corr, std::optional<Dir
     req.job_info.add(key::SPAWN_ALLOC, a);
   }
   req.corr = std::move(corr);
-  return PlannedCall{at, via, req};
+  return PlannedCall{at, via, req, {}};
 }
 
 class RequestorTest : public ::testing::Test {

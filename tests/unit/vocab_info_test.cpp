@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "fake_env.hpp"  // PrintTo for Status
+#include "pmixflow/log/render.hpp"
+#include "pmixflow/proto/hop.hpp"
+#include "pmixflow/proto/messages.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/info.hpp"
 #include "pmixflow/vocab/keys.hpp"
-#include "pmixflow/proto/messages.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
@@ -355,16 +357,17 @@ TEST(Messages, KindsNamesIdsAndCorr) {
   EXPECT_EQ(message_name(kind_of(Message(SessionCtrlRequest{}))), "session_ctrl");
 }
 
-TEST(Messages, DescribeHopRendersTheContent) {
+TEST(Messages, TheSendEventCarriesTheMessagesContent) {
   InfoList info;
   info.add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
   const Message m = AllocRequest{5, Directive::New, info, Proc{"t", 0}, "t#1"};
-  const Event e = describe_hop("send", "to", "controller", m);
-  EXPECT_EQ(e.kind(), "send");
-  EXPECT_EQ(e.fields(),
+  log::EventBuilder b(log::EventKind::Send);
+  fill(send_event("controller", m, 321), b);
+  std::string fields;
+  log::render_fields(fields, b.view(0, "x"));
+  EXPECT_EQ(fields,
             ",\"to\":\"controller\",\"msg\":\"alloc_request\",\"corr\":\"t#1\",\"id\":5,"
-            "\"directive\":\"PMIX_ALLOC_NEW\",\"info\":[[\"pmix.alloc.ncpus\",4]],\"bytes\":" +
-                std::to_string(wire_size(m)));
+            "\"directive\":\"PMIX_ALLOC_NEW\",\"info\":[[\"pmix.alloc.ncpus\",4]],\"bytes\":321");
 }
 
 }  // namespace

@@ -4,9 +4,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "pmixflow/log/event.hpp"
-#include "pmixflow/vocab/json_text.hpp"
-
 namespace pmixflow {
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)), partial_(path_ + ".partial") {
@@ -37,33 +34,6 @@ void OutputFile::commit() {
     std::remove(partial_.c_str());
     throw std::runtime_error(path_ + ": could not be completed: " + std::strerror(errno));
   }
-}
-
-EventLogWriter::EventLogWriter(std::string path, std::string_view environment, std::uint64_t seed,
-                               std::string_view inputs_json)
-    : file_(std::move(path)) {
-  std::string header = "{\"format\":";
-  json_quote_into(header, kEventLogFormat);
-  header += ",\"version\":" + std::to_string(kEventLogVersion) + ",\"env\":";
-  json_quote_into(header, environment);
-  header += ",\"seed\":" + std::to_string(seed) + ",\"inputs\":";
-  header += inputs_json;
-  header += "}\n";
-  file_.write(header);
-}
-
-void EventLogWriter::write(double t, std::string_view who, const Event& e) {
-  line_.clear();
-  line_ += "{\"t\":";
-  json_number_into(line_, t);
-  line_ += ",\"ev\":";
-  json_quote_into(line_, e.kind());
-  line_ += ",\"who\":";
-  json_quote_into(line_, who);
-  line_ += e.fields();
-  line_ += "}\n";
-  file_.write(line_);
-  ++events_;
 }
 
 }  // namespace pmixflow

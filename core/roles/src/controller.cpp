@@ -46,19 +46,16 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
 
 void Controller::start() {
   nodes_[Cluster::kHead].daemon = DaemonState::Up;  // the controller is its own node's daemon
-  if (env_.logging()) {
-    // Every node's starting state, so that a reader sees the allocated nodes that have no
-    // daemon yet as well as those that do (FLOW.md §§6, 8).
-    env_.log(Event("controller.up").uint("nodes", cluster_.size()));
-    log_node(Cluster::kHead);
-  }
+  // Every node's starting state, so that a reader sees the allocated nodes that have no
+  // daemon yet as well as those that do (FLOW.md §§6, 8).
+  env_.log(ev::ControllerUp{.num_nodes = cluster_.size()});
+  log_node(Cluster::kHead);
   std::vector<std::pair<NodeId, std::uint32_t>> initial;
   for (NodeId n : config_.initial_dvm)
     if (n != Cluster::kHead) initial.emplace_back(n, 0);
   grow_dvm(initial, "", "dvm-start", "");
-  if (env_.logging())
-    for (NodeId n = 1; n < cluster_.size(); ++n)
-      if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
+  for (NodeId n = 1; n < cluster_.size(); ++n)
+    if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
   if (config_.connect_to_scheduler) {
     // Optional connection: the RM starts whether or not a scheduler is there.
     InfoList info;
@@ -97,8 +94,7 @@ void Controller::handle(Address from, Message&& msg) {
           on_procs_ended(m);
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           if (m.kind == MessageKind::ConnectRequest) {
-            if (env_.logging())
-              env_.log(Event("scheduler.absent").str("detail", "optional connection: running without one"));
+            env_.log(ev::SchedulerAbsent{.detail = "optional connection: running without one"});
           } else if (m.kind == MessageKind::DaemonReady) {
             on_daemon_failed(m.to.index);
           } else if (m.to == Address::scheduler()) {
@@ -110,8 +106,8 @@ void Controller::handle(Address from, Message&& msg) {
           // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
           if (m.code == Status::ErrLostConnection)
             if (const auto* gone = m.info.template get<Proc>(key::PROCID)) {
-              if (env_.logging())
-                env_.log(Event("requestor.gone").str("requestor", to_string(*gone)).str("via", env_.name_of(from)));
+              if (env_.wants<ev::RequestorGone>())
+                env_.log(ev::RequestorGone{.requestor = to_string(*gone), .via = env_.name_of(from)});
               end_dependents(gone->nspace, 0, Status::ErrJobKilledByCmd);
             }
         } else if constexpr (std::is_same_v<T, PeerLost>) {
@@ -123,7 +119,7 @@ void Controller::handle(Address from, Message&& msg) {
             // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
             const Proc gone = client->second;
             clients_.erase(client);
-            if (env_.logging()) env_.log(Event("requestor.gone").str("requestor", to_string(gone)));
+            if (env_.wants<ev::RequestorGone>()) env_.log(ev::RequestorGone{.requestor = to_string(gone)});
             end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
           }
         }
@@ -152,7 +148,7 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
   if (!scheduler_attached_) {
     const std::string corr = *message_corr(msg);
     if (config_.no_scheduler == NoSchedulerMode::Refuse) {
-      if (env_.logging()) env_.log(Event("request.refused").str("corr", corr).str("reason", "no scheduler attached"));
+      env_.log(ev::RequestRefused{.corr = corr, .detail = "no scheduler attached"});
       const Origin origin{from, message_id(msg), corr};
       if (std::holds_alternative<AllocRequest>(msg))
         reply_alloc(origin, Status::ErrUnreach, {});
@@ -164,7 +160,7 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
       auto& req = std::get<AllocRequest>(msg);
       return serve_standalone(Origin{from, req.id, req.corr}, std::move(req));
     }
-    if (env_.logging()) env_.log(Event("request.held").str("corr", corr).str("reason", "no scheduler attached"));
+    env_.log(ev::RequestHeld{.corr = corr, .detail = "no scheduler attached"});
     held_.emplace_back(from, std::move(msg));
     return;
   }
@@ -182,11 +178,9 @@ void Controller::forward_to_scheduler(Address from, Message&& msg) {
               return call.directives;
           }();
           info.set(key::REQUESTOR, call.caller);
-          if (env_.logging())
-            env_.log(Event("request.forward")
-                         .str("corr", call.corr)
-                         .str("from", env_.name_of(from))
-                         .str("requestor", to_string(call.caller)));
+          if (env_.wants<ev::RequestForward>())
+            env_.log(
+                ev::RequestForward{.corr = call.corr, .from = env_.name_of(from), .requestor = to_string(call.caller)});
           call.id = id;
           call.caller = kControllerProc;
         }
@@ -204,11 +198,7 @@ void Controller::carry_back(Response&& resp) {
   if constexpr (std::is_same_v<std::decay_t<Response>, AllocResponse>) {
     reply_alloc(origin, resp.status, std::move(resp.info));
   } else {
-    if (env_.logging())
-      env_.log(Event("answer.return")
-                   .str("corr", resp.corr)
-                   .str("to", env_.name_of(origin.address))
-                   .status("status", resp.status));
+    env_.log(ev::AnswerReturn{.corr = resp.corr, .to = env_.name_of(origin.address), .status = resp.status});
     resp.id = origin.id;
     env_.send(origin.address, std::forward<Response>(resp));
   }
@@ -216,11 +206,7 @@ void Controller::carry_back(Response&& resp) {
 
 void Controller::reply_alloc(const Origin& origin, Status status, InfoList info) {
   if (origin.address == Address::controller()) return on_spawn_allocated(origin.id, status, info);
-  if (env_.logging())
-    env_.log(Event("answer.return")
-                 .str("corr", origin.corr)
-                 .str("to", env_.name_of(origin.address))
-                 .status("status", status));
+  env_.log(ev::AnswerReturn{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
   env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
 }
 
@@ -238,7 +224,7 @@ void Controller::fail_forwarded(Status status) {
 void Controller::attach_scheduler(std::string_view how) {
   if (scheduler_attached_) return;
   scheduler_attached_ = true;
-  if (env_.logging()) env_.log(Event("scheduler.attached").str("how", how));
+  env_.log(ev::SchedulerAttached{.how = how});
   // Completions first: the scheduler decides the held requests on a true view of what is free.
   for (auto& complete : held_completes_) env_.send(Address::scheduler(), std::move(complete));
   held_completes_.clear();
@@ -248,7 +234,7 @@ void Controller::attach_scheduler(std::string_view how) {
 void Controller::detach_scheduler() {
   if (!scheduler_attached_) return;
   scheduler_attached_ = false;
-  if (env_.logging()) env_.log(Event("scheduler.detached").uint("pending", forwarded_.size()));
+  env_.log(ev::SchedulerDetached{.num_pending = forwarded_.size()});
   // Nobody is left hanging: every request in flight to the scheduler fails now (FLOW.md §3).
   fail_forwarded(Status::ErrUnreach);
 }
@@ -261,8 +247,7 @@ void Controller::release_held() {
 
 void Controller::serve_standalone(const Origin& origin, AllocRequest&& req) {
   // A standalone DVM answers from its own pool of known nodes (PRRTE's ras/hosts).
-  if (env_.logging())
-    env_.log(Event("alloc.standalone").str("corr", req.corr).str("directive", directive_name(req.directive)));
+  env_.log(ev::AllocStandalone{.corr = req.corr, .directive = directive_name(req.directive)});
   if (req.directive == Directive::Release) {
     const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
     auto it = std::find_if(sessions_.begin(), sessions_.end(),
@@ -343,16 +328,15 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
   for (auto op : kOperations)
     if (names_operation(d, op)) ops.push_back(op);
   const bool sep = d.has(key::SESSION_SEP);
-  if (env_.logging()) {
+  if (env_.wants<ev::SessionCtrlExecute>()) {
     std::string names;
     for (auto op : ops) names += (names.empty() ? "" : "+") + std::string(session_op_name(*parse_session_op(op)));
     if (sep) names += std::string(names.empty() ? "" : "+") + "PMIX_SESSION_SEP";
-    env_.log(Event("session_ctrl.execute")
-                 .str("corr", req.corr)
-                 .uint("session", req.session_id)
-                 .str("ops", names)
-                 .str("by", env_.name_of(origin.address))
-                 .str("decided_by", by_scheduler ? "scheduler" : "controller"));
+    env_.log(ev::SessionCtrlExecute{.corr = req.corr,
+                                    .session = req.session_id,
+                                    .ops = names,
+                                    .by = env_.name_of(origin.address),
+                                    .decided_by = by_scheduler ? "scheduler" : "controller"});
   }
   // Provisioning and resource selection are refused whatever else is asked: the RM is told
   // which nodes, choosing them is the scheduler's job.
@@ -417,7 +401,7 @@ void Controller::execute(const Origin& origin, SessionCtrlRequest&& req, bool by
     if (sep) {
       const Value* v = d.find(key::SESSION_SEP);
       session.sep = !(v && std::holds_alternative<bool>(*v) && !std::get<bool>(*v));
-      if (env_.logging()) env_.log(Event("session.sep").uint("session", id).flag("sep", *session.sep));
+      env_.log(ev::SessionSep{.session = id, .sep = *session.sep});
     }
     const auto jobs = named_in(session);
     if ((op == key::SESSION_PREEMPT || op == key::SESSION_RESTORE || op == key::SESSION_SIGNAL) && !named.empty() &&
@@ -495,22 +479,21 @@ Status Controller::instantiate(const Origin& origin, std::uint32_t id, const Inf
   s.parent = session_of_requestor(s.owner);
 
   for (const auto& [n, k] : s.nodes) nodes_[n].sessions.push_back(id);
-  if (env_.logging()) {
+  if (env_.wants<ev::SessionInstantiate>()) {
     std::vector<HostEntry> hosts;
     for (const auto& [n, k] : s.nodes) hosts.push_back(HostEntry{cluster_.node(n).name, k});
-    env_.log(Event("session.instantiate")
-                 .str("corr", s.corr)
-                 .uint("session", id)
-                 .str("alloc", s.alloc_id)
-                 .str("nodes", format_host_list(hosts))
-                 .str("by", env_.name_of(origin.address))
-                 .num("time_limit", s.time_limit)
-                 .flag("apps", s.has_apps)
-                 .str("owner", to_string(s.owner))
-                 .str("sep", s.sep ? (*s.sep ? "true" : "false") : "default")
-                 .uint("parent", s.parent));
-    for (const auto& [n, k] : s.nodes) log_node(n);
+    env_.log(ev::SessionInstantiate{.corr = s.corr,
+                                    .session = id,
+                                    .alloc = s.alloc_id,
+                                    .node_list = format_host_list(hosts),
+                                    .by = env_.name_of(origin.address),
+                                    .time_limit = s.time_limit,
+                                    .with_apps = s.has_apps,
+                                    .owner = to_string(s.owner),
+                                    .sep = s.sep,
+                                    .parent = s.parent});
   }
+  for (const auto& [n, k] : s.nodes) log_node(n);
   auto [it, inserted] = sessions_.emplace(id, std::move(s));
   Session& session = it->second;
   arm_limit(session);
@@ -551,8 +534,7 @@ bool Controller::map_job(Job& job, const std::vector<std::pair<NodeId, std::uint
 void Controller::start_or_fence(Job& job, bool growing) {
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   if (growing || !changes_.empty()) {
-    if (env_.logging())
-      env_.log(Event("job.fenced").str("nspace", job.nspace).str("corr", job.corr).str("reason", "DVM changing size"));
+    env_.log(ev::JobFenced{.nspace = job.nspace, .corr = job.corr, .detail = "DVM changing size"});
     fenced_.push_back(job.nspace);
   } else {
     launch(job);
@@ -580,7 +562,7 @@ void Controller::arm_limit(Session& s) {
     auto it = sessions_.find(id);
     if (it == sessions_.end()) return;
     it->second.limit_timer = 0;
-    if (env_.logging()) env_.log(Event("session.timeout").uint("session", id).str("corr", it->second.corr));
+    env_.log(ev::SessionTimeout{.session = id, .corr = it->second.corr});
     terminate(it->second, nullptr, Status::ErrTimeout);
   });
 }
@@ -591,8 +573,7 @@ Status Controller::terminate(Session& s, const Origin* answer_to, Status reason)
   s.terminating = true;
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
-  if (env_.logging())
-    env_.log(Event("session.terminate").uint("session", s.id).str("corr", s.corr).status("reason", reason));
+  env_.log(ev::SessionTerminate{.session = s.id, .corr = s.corr, .reason = reason});
   if (s.live_jobs.empty()) {
     reclaim(s);
     return Status::Success;
@@ -638,12 +619,10 @@ void Controller::set_stopped(Job& job, bool paused, bool preempted) {
   const bool now = paused || preempted;
   // A job is never signalled twice for the same state.
   if (was == now || job.state == JobState::Fenced || job.state == JobState::Ended) return;
-  if (env_.logging())
-    env_.log(Event(now ? "job.suspend" : "job.continue")
-                 .str("nspace", job.nspace)
-                 .uint("session", job.session)
-                 .flag("paused", paused)
-                 .flag("preempted", preempted));
+  if (now)
+    env_.log(ev::JobSuspend{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
+  else
+    env_.log(ev::JobContinue{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
   for (const auto& [n, procs] : job.placement)
     env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
 }
@@ -656,7 +635,7 @@ Status Controller::signal_jobs(Session& s, const std::vector<std::string>& named
   for (const auto& ns : s.live_jobs) {
     if (!named.empty() && std::find(named.begin(), named.end(), ns) == named.end()) continue;
     const Job& job = jobs_.at(ns);
-    if (env_.logging()) env_.log(Event("job.signal").str("nspace", ns).uint("session", s.id).sint("signal", signal));
+    env_.log(ev::JobSignal{.nspace = ns, .session = s.id, .signal = signal});
     if (job.state == JobState::Fenced) {
       // Its processes do not exist yet: a terminating signal ends it before it launches,
       // any other has nobody to reach.
@@ -692,7 +671,7 @@ Status Controller::extend(Session& s, const InfoList& d) {
           s.nodes.emplace_back(n, k);
           nodes_[n].sessions.push_back(s.id);
         }
-        if (env_.logging()) log_node(n);
+        log_node(n);
       }
       changed = !added.empty();
       grow_dvm(added, s.alloc_id, s.corr, s.req_id);
@@ -713,12 +692,7 @@ Status Controller::extend(Session& s, const InfoList& d) {
     changed = true;
   }
   if (!changed) return Status::ErrBadParam;  // an extend that changes nothing is an error
-  if (env_.logging())
-    env_.log(Event("session.extend")
-                 .uint("session", s.id)
-                 .str("corr", s.corr)
-                 .num("time_limit", s.time_limit)
-                 .uint("nodes", s.nodes.size()));
+  env_.log(ev::SessionExtend{.session = s.id, .corr = s.corr, .time_limit = s.time_limit, .num_nodes = s.nodes.size()});
   return Status::Success;
 }
 
@@ -735,15 +709,13 @@ void Controller::reclaim(Session& s) {
       env_.send(Address::daemon(n), DaemonShutdown{});
       nodes_[n].daemon = DaemonState::None;
     }
-    if (env_.logging()) log_node(n);
+    log_node(n);
   }
-  if (env_.logging())
-    env_.log(Event("session.reclaimed")
-                 .uint("session", s.id)
-                 .str("alloc", s.alloc_id)
-                 .str("corr", s.corr)
-                 .str("nodes_to", keep_daemons ? "dvm-pool" : "scheduler")
-                 .uint("jobs", s.ended_jobs.size()));
+  env_.log(ev::SessionReclaimed{.session = s.id,
+                                .alloc = s.alloc_id,
+                                .corr = s.corr,
+                                .nodes_to = keep_daemons ? "dvm-pool" : "scheduler",
+                                .num_jobs = s.ended_jobs.size()});
   const std::uint32_t id = s.id;
   // An instantiation still waiting for its launch is answered with how its job ended.
   Status unlaunched = Status::ErrJobKilledByCmd;
@@ -758,8 +730,7 @@ void Controller::reclaim(Session& s) {
     d.add(key::SESSION_COMPLETE, true).add(key::SESSION_ID, s.id).add(key::ALLOC_ID, s.alloc_id);
     for (auto& item : s.ended_jobs.items) d.items.push_back(std::move(item));
     SessionCtrlRequest complete{next_id_++, s.id, std::move(d), kControllerProc, s.corr};
-    if (env_.logging())
-      env_.log(Event("session.complete").uint("session", s.id).str("alloc", s.alloc_id).str("corr", s.corr));
+    env_.log(ev::SessionComplete{.session = s.id, .alloc = s.alloc_id, .corr = s.corr});
     if (scheduler_attached_)
       env_.send(Address::scheduler(), std::move(complete));
     else
@@ -787,19 +758,14 @@ void Controller::end_dependents(const std::string& owner_nspace, std::uint32_t p
   for (std::uint32_t sid : doomed) {
     auto it = sessions_.find(sid);
     if (it == sessions_.end()) continue;
-    if (env_.logging())
-      env_.log(Event("session.dependent_end").uint("session", sid).uint("parent", parent).str("owner", owner_nspace));
+    env_.log(ev::SessionDependentEnd{.session = sid, .parent = parent, .owner_nspace = owner_nspace});
     terminate(it->second, nullptr, reason);
   }
 }
 
 void Controller::answer(const Origin& origin, Status status, InfoList info) {
   if (origin.address == Address::controller()) return;  // the RM's own decision (standalone)
-  if (env_.logging())
-    env_.log(Event("session_ctrl.answer")
-                 .str("corr", origin.corr)
-                 .str("to", env_.name_of(origin.address))
-                 .status("status", status));
+  env_.log(ev::SessionCtrlAnswer{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
   env_.send(origin.address, SessionCtrlResponse{origin.id, status, std::move(info), origin.corr});
 }
 
@@ -833,7 +799,7 @@ Status Controller::activate(const InfoList& info, const Proc& requestor, Address
     if (hostfile) merge_host_specs(spec, parse_hostfile(*hostfile, HostUse::Activate));
     chosen = resolve_hosts(spec, allocated, "PMIX_HOST");
   } catch (const InputError& e) {
-    if (env_.logging()) env_.log(Event("activate.refused").str("corr", corr).str("reason", e.detail()));
+    env_.log(ev::ActivateRefused{.corr = corr, .detail = e.detail()});
     return Status::ErrBadParam;  // `:N`, `+e`, a node outside the allocation, a bad file
   }
   std::vector<std::pair<NodeId, std::uint32_t>> to_start;
@@ -843,12 +809,7 @@ Status Controller::activate(const InfoList& info, const Proc& requestor, Address
     // Already in the DVM is already satisfied, not an error (nor is +all with nothing left).
     if (nodes_[n].daemon != DaemonState::Up && nodes_[n].daemon != DaemonState::Starting) to_start.emplace_back(n, 0);
   }
-  if (env_.logging())
-    env_.log(Event("activate")
-                 .str("corr", corr)
-                 .uint("nodes", nodes.size())
-                 .uint("starting", to_start.size())
-                 .str("alloc", alloc_id));
+  env_.log(ev::Activate{.corr = corr, .num_nodes = nodes.size(), .num_starting = to_start.size(), .alloc = alloc_id});
   // Answered on grant; the daemons are reported by PMIX_DVM_IS_READY to whoever asked.
   grow_dvm(to_start, alloc_id, corr, req_id, notify);
   return Status::Success;
@@ -894,8 +855,7 @@ void Controller::on_spawn(Address from, SpawnRequest&& req) {
   if (!directive) return finish_spawn(key, Status::ErrBadParam, {});
   AllocRequest request{key, *directive, *alloc, spawn.request.caller, spawn.request.corr};
   request.info.erase(key::ALLOC_REQ_DIRECTIVE);
-  if (env_.logging())
-    env_.log(Event("spawn.alloc").str("corr", spawn.request.corr).str("directive", directive_name(*directive)));
+  env_.log(ev::SpawnAlloc{.corr = spawn.request.corr, .directive = directive_name(*directive)});
   const Origin self{Address::controller(), key, spawn.request.corr};
   if (*directive == Directive::Activate) {
     std::vector<NodeId> nodes;
@@ -919,7 +879,7 @@ void Controller::on_spawn_allocated(std::uint64_t key, Status status, const Info
     return finish_spawn(key, spawn.launch_error, {});
   }
   if (status != Status::Success) {
-    if (env_.logging()) env_.log(Event("spawn.alloc_refused").str("corr", spawn.request.corr).status("status", status));
+    env_.log(ev::SpawnAllocRefused{.corr = spawn.request.corr, .status = status});
     return finish_spawn(key, Status::ErrJobAllocFailed, {});  // nothing is launched
   }
   const auto* alloc_id = info.get<std::string>(key::ALLOC_ID);
@@ -955,8 +915,7 @@ void Controller::launch_spawn(std::uint64_t key, std::vector<std::pair<NodeId, s
                                                                     spawn.request.caller, spawn.request.corr});
   }
   if (session != 0) sessions_.at(session).live_jobs.push_back(job.nspace);
-  if (env_.logging())
-    env_.log(Event("spawn.launch").str("corr", job.corr).str("nspace", job.nspace).uint("session", session));
+  env_.log(ev::SpawnLaunch{.corr = job.corr, .nspace = job.nspace, .session = session});
   auto [it, ok] = jobs_.emplace(job.nspace, std::move(job));
   // Nodes whose daemon is already starting belong to a change under way; only the others
   // need one of their own.
@@ -978,12 +937,8 @@ void Controller::finish_spawn(std::uint64_t key, Status status, const std::strin
   InfoList info;
   if (!spawn.alloc_id.empty() && status == Status::Success)
     info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
-  if (env_.logging())
-    env_.log(Event("spawn.answer")
-                 .str("corr", spawn.origin.corr)
-                 .str("to", env_.name_of(spawn.origin.address))
-                 .status("status", status)
-                 .str("nspace", nspace));
+  env_.log(ev::SpawnAnswer{
+      .corr = spawn.origin.corr, .to = env_.name_of(spawn.origin.address), .status = status, .nspace = nspace});
   env_.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, std::move(info), spawn.origin.corr});
 }
 
@@ -1001,7 +956,7 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
     if (nodes_[n].daemon != DaemonState::Starting) {
       nodes_[n].daemon = DaemonState::Starting;
       env_.start_daemon(n);
-      if (env_.logging()) log_node(n);
+      log_node(n);
     }
     change.pending.push_back(n);
   }
@@ -1013,15 +968,13 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
         InfoList info;
         for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
         for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
-        if (env_.logging())
-          env_.log(Event("dvm.ready").str("corr", change.corr).status("code", Status::DvmIsReady).info("info", info));
+        env_.log(ev::DvmReady{.corr = change.corr, .code = Status::DvmIsReady, .info = info});
         for (Address to : change.notify) env_.send(to, Notification{Status::DvmIsReady, info, change.corr});
       });
     }
     return false;
   }
-  if (env_.logging())
-    env_.log(Event("dvm.grow").str("corr", corr).uint("daemons", change.pending.size()).str("alloc", alloc_id));
+  env_.log(ev::DvmGrow{.corr = corr, .num_daemons = change.pending.size(), .alloc = alloc_id});
   changes_.push_back(std::move(change));
   return true;
 }
@@ -1029,7 +982,7 @@ bool Controller::grow_dvm(const std::vector<std::pair<NodeId, std::uint32_t>>& n
 void Controller::on_daemon_ready(NodeId node) {
   if (node >= nodes_.size()) return;
   nodes_[node].daemon = DaemonState::Up;
-  if (env_.logging()) log_node(node);
+  log_node(node);
   for (auto& c : changes_) std::erase(c.pending, node);
   finish_changes();
 }
@@ -1037,10 +990,8 @@ void Controller::on_daemon_ready(NodeId node) {
 void Controller::on_daemon_failed(NodeId node) {
   if (node >= nodes_.size()) return;
   nodes_[node].daemon = DaemonState::Failed;
-  if (env_.logging()) {
-    env_.log(Event("daemon.failed").str("node", cluster_.node(node).name));
-    log_node(node);
-  }
+  env_.log(ev::DaemonFailed{.node = cluster_.node(node).name});
+  log_node(node);
   for (auto& c : changes_)
     if (std::erase(c.pending, node)) c.failed = true;
   finish_changes();
@@ -1056,10 +1007,8 @@ void Controller::on_node_failed(NodeId node) {
   nodes_[node].procs = 0;
   InfoList info;
   info.add(key::HOSTNAME, cluster_.node(node).name);
-  if (env_.logging()) {
-    env_.log(Event("node.down").str("node", cluster_.node(node).name).status("event", Status::EventNodeDown));
-    log_node(node);
-  }
+  env_.log(ev::NodeDown{.node = cluster_.node(node).name, .code = Status::EventNodeDown});
+  log_node(node);
   if (scheduler_attached_) env_.send(Address::scheduler(), Notification{Status::EventNodeDown, info, {}});
   std::vector<std::string> hit;
   for (const auto& [ns, job] : jobs_)
@@ -1093,7 +1042,7 @@ void Controller::finish_changes() {
     InfoList info;
     for (const auto& a : it->alloc_ids) info.add(key::ALLOC_ID, a);
     for (const auto& r : it->req_ids) info.add(key::ALLOC_REQ_ID, r);
-    if (env_.logging()) env_.log(Event("dvm.ready").str("corr", it->corr).status("code", code).info("info", info));
+    env_.log(ev::DvmReady{.corr = it->corr, .code = code, .info = info});
     for (Address to : it->notify) env_.send(to, Notification{code, info, it->corr});
     if (scheduler_attached_) env_.send(Address::scheduler(), Notification{code, std::move(info), it->corr});
     it = changes_.erase(it);
@@ -1108,12 +1057,8 @@ void Controller::finish_changes() {
 
 void Controller::launch(Job& job) {
   job.state = JobState::Launching;
-  if (env_.logging())
-    env_.log(Event("job.launch")
-                 .str("nspace", job.nspace)
-                 .uint("session", job.session)
-                 .str("corr", job.corr)
-                 .uint("daemons", job.placement.size()));
+  env_.log(ev::JobLaunch{
+      .nspace = job.nspace, .session = job.session, .corr = job.corr, .num_daemons = job.placement.size()});
   // Each daemon runs its share; a daemon hosting ranks of several apps runs them together.
   std::uint32_t rank = 0;
   std::vector<NodeId> unreachable;
@@ -1145,11 +1090,7 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   Job& job = it->second;
   if (m.status != Status::Success) {
     // A launch that fails anywhere fails the job: the ranks that did start are killed.
-    if (env_.logging())
-      env_.log(Event("job.launch_failed")
-                   .str("nspace", job.nspace)
-                   .str("node", cluster_.node(m.node).name)
-                   .status("status", m.status));
+    env_.log(ev::JobLaunchFailed{.nspace = job.nspace, .node = cluster_.node(m.node).name, .status = m.status});
     if (job.status == Status::Success) {
       job.status = m.status;
       for (const auto& [n, procs] : job.placement)
@@ -1161,7 +1102,7 @@ void Controller::on_procs_started(const ProcsStarted& m) {
   for (const auto& [n, procs] : job.placement)
     if (n == m.node) nodes_[n].procs += procs;
   job.running_on.insert(m.node);
-  if (env_.logging()) log_node(m.node);
+  log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
   if (auto owner = sessions_.find(job.session);
@@ -1170,12 +1111,7 @@ void Controller::on_procs_started(const ProcsStarted& m) {
     owner->second.started = env_.now();
     arm_limit(owner->second);
   }
-  if (env_.logging())
-    env_.log(Event("job.start")
-                 .str("nspace", job.nspace)
-                 .uint("session", job.session)
-                 .str("corr", job.corr)
-                 .status("event", Status::EventJobStart));
+  env_.log(ev::JobStart{.nspace = job.nspace, .session = job.session, .corr = job.corr, .code = Status::EventJobStart});
   if (job.spawn) {
     // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own
     // and ends with it. Until it started, a failed launch hands the allocation back instead.
@@ -1208,7 +1144,7 @@ void Controller::on_procs_ended(const ProcsEnded& m) {
   if (job.running_on.erase(m.node) && nodes_[m.node].daemon != DaemonState::Failed)
     for (const auto& [n, procs] : job.placement)
       if (n == m.node) nodes_[n].procs -= std::min(nodes_[n].procs, procs);
-  if (env_.logging() && m.node < nodes_.size()) log_node(m.node);
+  if (m.node < nodes_.size()) log_node(m.node);
   // The job's status is the first failure any of its daemons reports.
   if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;
   if (++job.ended < job.placement.size()) return;
@@ -1217,13 +1153,11 @@ void Controller::on_procs_ended(const ProcsEnded& m) {
 
 void Controller::job_ended(Job& job) {
   job.state = JobState::Ended;
-  if (env_.logging())
-    env_.log(Event("job.end")
-                 .str("nspace", job.nspace)
-                 .uint("session", job.session)
-                 .str("corr", job.corr)
-                 .status("status", job.status)
-                 .status("event", Status::EventJobEnd));
+  env_.log(ev::JobEnd{.nspace = job.nspace,
+                      .session = job.session,
+                      .corr = job.corr,
+                      .status = job.status,
+                      .code = Status::EventJobEnd});
   const std::string nspace = job.nspace;
   const std::uint32_t session_id = job.session;
   const Status status = job.status;
@@ -1237,7 +1171,7 @@ void Controller::job_ended(Job& job) {
     Spawn& sp = spawns_.at(*spawn);
     sp.launch_error = status == Status::Success ? Status::ErrJobFailedToLaunch : status;
     if (!sp.alloc_id.empty()) {
-      if (env_.logging()) env_.log(Event("spawn.release").str("corr", sp.request.corr).str("alloc", sp.alloc_id));
+      env_.log(ev::SpawnRelease{.corr = sp.request.corr, .alloc = sp.alloc_id});
       InfoList release;
       release.add(key::ALLOC_ID, sp.alloc_id);
       AllocRequest req{*spawn, Directive::Release, std::move(release), sp.request.caller, sp.request.corr};
@@ -1261,16 +1195,14 @@ void Controller::job_ended(Job& job) {
 }
 
 void Controller::log_node(NodeId n) {
+  if (!env_.wants<ev::Node>()) return;
   const NodeState& st = nodes_[n];
   const char* use = st.procs > 0 ? "busy" : !st.sessions.empty() ? "withheld" : "free";
   std::string sessions = "[";
   for (std::size_t i = 0; i < st.sessions.size(); ++i) sessions += (i ? "," : "") + std::to_string(st.sessions[i]);
-  Event e("node");
-  e.str("node", cluster_.node(n).name)
-      .str("daemon", daemon_state_name(st.daemon))
-      .str("use", use)
-      .raw("sessions", sessions + "]");
-  env_.log(e);
+  sessions += ']';
+  env_.log(ev::Node{
+      .node = cluster_.node(n).name, .daemon = daemon_state_name(st.daemon), .use = use, .sessions = sessions});
 }
 
 }  // namespace pmixflow

@@ -5,7 +5,7 @@
 namespace pmixflow {
 
 void Daemon::start() {
-  if (env_.logging()) env_.log(Event("daemon.up"));
+  env_.log(ev::DaemonUp{});
   env_.send(Address::controller(), DaemonReady{node_});
 }
 
@@ -20,11 +20,11 @@ void Daemon::handle(Address from, Message&& msg) {
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, AllocRequest>) {
-          relay(from, std::move(m), "alloc.relay");
+          relay<ev::AllocRelay>(from, std::move(m));
         } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
-          relay(from, std::move(m), "session_ctrl.relay");
+          relay<ev::SessionCtrlRelay>(from, std::move(m));
         } else if constexpr (std::is_same_v<T, SpawnRequest>) {
-          relay(from, std::move(m), "spawn.relay");
+          relay<ev::SpawnRelay>(from, std::move(m));
         } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse> ||
                              std::is_same_v<T, SpawnResponse>) {
           carry_back(std::move(m));
@@ -38,8 +38,7 @@ void Daemon::handle(Address from, Message&& msg) {
           // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any
           // other tool may connect to its local server.
           if (m.info.flag(key::SERVER_SCHEDULER)) {
-            if (env_.logging())
-              env_.log(Event("scheduler.refused").str("from", env_.name_of(from)).str("reason", "not the controller"));
+            env_.log(ev::SchedulerRefused{.from = env_.name_of(from), .detail = "not the controller"});
             env_.send(from, ConnectResponse{m.id, Status::ErrNotSupported});
           } else {
             env_.send(from, ConnectResponse{m.id, Status::Success});
@@ -50,7 +49,7 @@ void Daemon::handle(Address from, Message&& msg) {
           end_local(m.nspace, m.reason, 0);
         } else if constexpr (std::is_same_v<T, DaemonShutdown>) {
           fail_pending(Status::ErrUnreach);
-          if (env_.logging()) env_.log(Event("daemon.exit"));
+          env_.log(ev::DaemonExit{});
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           // The path above is gone; an answer a local caller could not take breaks nobody else's call.
           if (m.to == Address::controller())
@@ -72,13 +71,12 @@ void Daemon::handle(Address from, Message&& msg) {
       std::move(msg));
 }
 
-template <class Call>
-void Daemon::relay(Address from, Call&& call, std::string_view what) {
+template <class Relayed, class Call>
+void Daemon::relay(Address from, Call&& call) {
   // Relayed unchanged (PRRTE tag SCHED): only the handle is ours, to match the answer.
   const std::uint64_t id = next_id_++;
   pending_.emplace(id, PendingCall{from, call.id, kind_of<std::decay_t<Call>>(), call.corr});
-  if (env_.logging())
-    env_.log(Event(what).str("corr", call.corr).str("from", env_.name_of(from)).str("to", "controller"));
+  env_.log(Relayed{.corr = call.corr, .from = env_.name_of(from), .to = "controller"});
   call.id = id;
   env_.send(Address::controller(), std::forward<Call>(call));
 }
@@ -89,11 +87,7 @@ void Daemon::carry_back(Response&& resp) {
   if (it == pending_.end()) return;  // its caller is gone; nobody to answer
   const PendingCall call = it->second;
   pending_.erase(it);
-  if (env_.logging())
-    env_.log(Event("answer.return")
-                 .str("corr", resp.corr)
-                 .str("to", env_.name_of(call.origin))
-                 .status("status", resp.status));
+  env_.log(ev::AnswerReturn{.corr = resp.corr, .to = env_.name_of(call.origin), .status = resp.status});
   resp.id = call.origin_id;
   env_.send(call.origin, std::forward<Response>(resp));
 }
@@ -111,13 +105,12 @@ void Daemon::launch(LaunchProcs&& launch) {
     if (fails) {
       // The executable could not be started here: nothing runs, the launch is refused.
       jobs_.erase(it);
-      if (env_.logging())
-        env_.log(Event("procs.failed").str("nspace", nspace).status("status", Status::ErrJobFailedToLaunch));
+      env_.log(ev::ProcsFailed{.nspace = nspace, .status = Status::ErrJobFailedToLaunch});
       env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::ErrJobFailedToLaunch});
       return;
     }
     it->second.running = true;
-    if (env_.logging()) env_.log(Event("procs.running").str("nspace", nspace));
+    env_.log(ev::ProcsRunning{.nspace = nspace});
     env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
     // Stopped while still starting: it comes up stopped, its whole run still ahead.
     if (it->second.stopped)
@@ -143,7 +136,7 @@ void Daemon::on_signal(const SignalProcs& sig) {
   auto it = jobs_.find(sig.nspace);
   if (it == jobs_.end()) return;
   LocalJob& job = it->second;
-  if (env_.logging()) env_.log(Event("procs.signal").str("nspace", sig.nspace).sint("signal", sig.signal));
+  env_.log(ev::ProcsSignal{.nspace = sig.nspace, .signal = sig.signal});
   switch (sig.signal) {
     case kSigStop:
       // Stopped processes keep their memory and slots but make no progress.
@@ -172,7 +165,7 @@ void Daemon::end_local(const std::string& nspace, Status status, int exit_code) 
   if (it == jobs_.end()) return;
   if (it->second.end_timer) env_.cancel(it->second.end_timer);
   jobs_.erase(it);
-  if (env_.logging()) env_.log(Event("procs.ended").str("nspace", nspace).status("status", status));
+  env_.log(ev::ProcsEnded{.nspace = nspace, .status = status});
   env_.send(Address::controller(), ProcsEnded{nspace, node_, status, exit_code});
 }
 

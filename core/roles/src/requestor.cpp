@@ -48,14 +48,36 @@ void Requestor::place(PlannedCall& planned) {
         result.corr = call.corr;
       },
       planned.call);
-  if (env_.logging()) {
-    Event e("call");
-    e.str("corr", result.corr).str("what", result.what).str("via", env_.name_of(planned.via));
-    env_.log(e);
-  }
+  log_call(planned, result.what);
   outstanding_.emplace(id, Outstanding{results_.size(), planned.via});
   results_.push_back(std::move(result));
   std::visit([&](auto& call) { env_.send(planned.via, std::move(call)); }, planned.call);
+}
+
+void Requestor::log_call(const PlannedCall& planned, std::string_view what) {
+  if (!env_.wants<ev::Call>()) return;
+  ev::Call e{.what = what, .via = env_.name_of(planned.via)};
+  if (planned.notes.line > 0) e.line = planned.notes.line;
+  e.expect = planned.notes.expect;
+  e.recorded_wait = planned.notes.recorded_wait;
+  // What the call carries, as PMIx would: the log alone says what was asked.
+  std::visit(
+      [&e](const auto& call) {
+        using T = std::decay_t<decltype(call)>;
+        e.corr = call.corr;
+        if constexpr (std::is_same_v<T, AllocRequest>) {
+          e.directive = directive_name(call.directive);
+          e.info = call.info;
+        } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
+          e.session = call.session_id;
+          e.directives = call.directives;
+        } else {
+          e.apps = call.apps;
+          e.job_info = call.job_info;
+        }
+      },
+      planned.call);
+  env_.log(e);
 }
 
 void Requestor::handle(Address from, Message&& msg) {
@@ -72,9 +94,7 @@ void Requestor::handle(Address from, Message&& msg) {
         } else if constexpr (std::is_same_v<T, PeerLost>) {
           fail_via(m.peer, Status::ErrUnreach);
         } else if constexpr (std::is_same_v<T, Notification>) {
-          if (env_.logging())
-            env_.log(
-                Event("event.received").status("code", m.code).str("from", env_.name_of(from)).info("info", m.info));
+          env_.log(ev::EventReceived{.code = m.code, .from = env_.name_of(from), .info = m.info});
         }
       },
       std::move(msg));
@@ -88,12 +108,11 @@ void Requestor::answer(std::uint64_t id, Status status, InfoList info) {
   result.answered = env_.now();
   result.status = status;
   result.info = std::move(info);
-  if (env_.logging()) {
-    Event e("answer");
-    e.str("corr", result.corr).str("what", result.what).status("status", status).info("info", result.info);
-    e.num("latency", result.answered - result.sent);
-    env_.log(e);
-  }
+  env_.log(ev::Answer{.corr = result.corr,
+                      .what = result.what,
+                      .status = status,
+                      .info = result.info,
+                      .latency = result.answered - result.sent});
 }
 
 void Requestor::fail_via(Address via, Status status) {

@@ -5,10 +5,28 @@
 #include <limits>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
 namespace pmixflow {
+namespace {
+
+// PMIX_SESSION_COMPLETE's job statuses as session.completed carries them.
+std::string jobs_json(const std::vector<std::pair<std::string, Status>>& jobs) {
+  std::string out = "[";
+  for (const auto& [nspace, status] : jobs) {
+    if (out.size() > 1) out += ',';
+    out += "{\"nspace\":";
+    json_quote_into(out, nspace);
+    out += ",\"status\":";
+    json_quote_into(out, status_name(status));
+    out += '}';
+  }
+  return out + "]";
+}
+
+}  // namespace
 
 class Scheduler::View final : public SchedulingView {
  public:
@@ -41,15 +59,17 @@ void Scheduler::start() {
   // A (re)started scheduler has lost the calls that were in flight: their callers were told
   // PMIX_ERR_UNREACH when the connection broke. Allocations it granted are kept, as a real
   // scheduler recovers them from its own state.
+  env_.log(ev::SchedulerUp{.policy = policy_->name()});
   for (const auto& q : queue_) {
     records_[q.record].status = Status::ErrUnreach;
-    records_[q.record].ended = env_.now();
+    env_.log(ev::AllocDropped{.corr = q.origin.corr,
+                              .status = Status::ErrUnreach,
+                              .detail = "the scheduler restarted: the requests it had queued are lost"});
   }
   queue_.clear();
   queue_view_.clear();
   outstanding_.clear();
   rm_connected_ = false;
-  if (env_.logging()) env_.log(Event("scheduler.up").str("policy", policy_->name()));
   if (config_.attach_at_start) {
     InfoList info;
     info.add(key::SERVER_SCHEDULER, true);
@@ -73,19 +93,18 @@ void Scheduler::handle(Address from, Message&& msg) {
           env_.send(from, ConnectResponse{m.id, Status::Success});
           if (rm) {
             rm_connected_ = true;
-            if (env_.logging()) env_.log(Event("scheduler.attached").str("how", "rm-connected"));
+            env_.log(ev::SchedulerAttached{.how = "rm-connected"});
             schedule();
           }
         } else if constexpr (std::is_same_v<T, ConnectResponse>) {
           if (from == Address::controller() && m.status == Status::Success) {
             rm_connected_ = true;
-            if (env_.logging()) env_.log(Event("scheduler.attached").str("how", "scheduler-connected"));
+            env_.log(ev::SchedulerAttached{.how = "scheduler-connected"});
             schedule();
           }
         } else if constexpr (std::is_same_v<T, Unreachable>) {
           if (m.kind == MessageKind::ConnectRequest) {
-            if (env_.logging())
-              env_.log(Event("rm.absent").str("detail", "no controller yet; waiting for it to connect"));
+            env_.log(ev::RmAbsent{.detail = "no controller yet; waiting for it to connect"});
           } else if (m.kind == MessageKind::SessionCtrlRequest) {
             on_peer_lost(m.to);
           }
@@ -104,12 +123,11 @@ void Scheduler::on_alloc_request(Address from, AllocRequest&& req) {
   // Relayed by the RM: the real caller is in PMIX_REQUESTOR. Direct from a tool: the caller.
   Proc requestor = req.caller;
   if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) requestor = *p;
-  if (env_.logging())
-    env_.log(Event("alloc.decide")
-                 .str("corr", req.corr)
-                 .str("directive", directive_name(req.directive))
-                 .str("requestor", to_string(requestor))
-                 .str("via", env_.name_of(from)));
+  if (env_.wants<ev::AllocDecide>())
+    env_.log(ev::AllocDecide{.corr = req.corr,
+                             .directive = directive_name(req.directive),
+                             .requestor = to_string(requestor),
+                             .via = env_.name_of(from)});
   switch (req.directive) {
     case Directive::New: on_new(from, std::move(req), requestor); break;
     case Directive::Extend: on_extend(from, std::move(req), requestor); break;
@@ -180,10 +198,16 @@ void Scheduler::on_new(Address from, AllocRequest&& req, const Proc& requestor) 
   rec.time_limit = limit;
   rec.priority = *priority;
   records_.push_back(std::move(rec));
-  if (env_.logging()) {
-    Event e("alloc.queued");
-    e.str("corr", req.corr).uint("cpus", need->cpus).uint("nodes", need->nodes).num("time_limit", limit);
-    if (*priority != 0 || q.view.preemptible) e.sint("priority", *priority).flag("preemptible", q.view.preemptible);
+  if (env_.wants<ev::AllocQueued>()) {
+    ev::AllocQueued e{.corr = req.corr,
+                      .requestor = to_string(requestor),
+                      .cpus = need->cpus,
+                      .num_nodes = need->nodes,
+                      .time_limit = limit};
+    if (*priority != 0 || q.view.preemptible) {
+      e.priority = *priority;
+      e.preemptible = q.view.preemptible;
+    }
     env_.log(e);
   }
   enqueue(std::move(q));
@@ -236,12 +260,7 @@ void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
     live.view.ending = true;
     live.view.expected_end = env_.now();
     const std::string& corr = records_[live.record].corr;
-    if (env_.logging())
-      env_.log(Event("alloc.preempt")
-                   .str("corr", corr)
-                   .str("alloc", it->first)
-                   .uint("session", live.session_id)
-                   .uint("cpus", live.view.cpus));
+    env_.log(ev::AllocPreempt{.corr = corr, .alloc = it->first, .session = live.session_id, .cpus = live.view.cpus});
     InfoList directives;
     directives.add(key::SESSION_TERMINATE, true);
     call_rm(live.session_id, std::move(directives), corr, Outstanding{CallKind::Preempt, it->first, {}, {}, 0});
@@ -272,12 +291,7 @@ void Scheduler::grant(Queued&& q) {
   rec.session_id = session_id;
   rec.started = env_.now();
   rec.node_list = nodes;
-  if (env_.logging())
-    env_.log(Event("alloc.grant")
-                 .str("corr", q.origin.corr)
-                 .str("alloc", alloc_id)
-                 .uint("session", session_id)
-                 .str("nodes", nodes));
+  env_.log(ev::AllocGrant{.corr = q.origin.corr, .alloc = alloc_id, .session = session_id, .node_list = nodes});
 
   InfoList resources;
   resources.add(key::ALLOC_NODE_LIST, nodes).add(key::ALLOC_ID, alloc_id);
@@ -314,13 +328,13 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
   switch (out.kind) {
     case CallKind::Instantiate: {
       // A requeued request's requestor has its answer already: its later sessions are logged.
+      env_.log(ev::AllocInstantiated{.corr = out.origin.corr,
+                                     .alloc = out.alloc_id,
+                                     .status = resp.status,
+                                     .requeued = out.requeued ? std::optional<bool>(true) : std::nullopt});
+      // A requeued request's requestor has its answer already: its later sessions are logged.
       auto reply = [&](Status status, InfoList info = {}) {
-        if (!out.requeued) return answer(out.origin, status, std::move(info));
-        if (env_.logging())
-          env_.log(Event("alloc.requeue_started")
-                       .str("corr", out.origin.corr)
-                       .str("alloc", out.alloc_id)
-                       .status("status", status));
+        if (!out.requeued) answer(out.origin, status, std::move(info));
       };
       if (live_it == live_.end()) {
         // Already reclaimed (the RM's COMPLETE came first): the launch failed; say how.
@@ -354,8 +368,8 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
     case CallKind::Preempt:
       // The session is reclaimed and reported complete by the RM; that is where the request
       // is requeued. A session that had already ended is simply not there any more.
-      if (env_.logging() && resp.status != Status::Success)
-        env_.log(Event("alloc.preempt_refused").str("alloc", out.alloc_id).status("status", resp.status));
+      if (resp.status != Status::Success)
+        env_.log(ev::AllocPreemptRefused{.alloc = out.alloc_id, .status = resp.status});
       return;
     case CallKind::OnBehalf: {
       auto d = decisions_.find(out.group);
@@ -384,6 +398,8 @@ void Scheduler::on_session_ctrl_response(SessionCtrlResponse&& resp) {
       }
       if (out.new_limit > 0) live.view.expected_end = live.view.start_time + out.new_limit;
       records_[live.record].node_list = node_list(live.nodes);
+      if (env_.wants<ev::AllocExtended>())
+        env_.log(ev::AllocExtended{.corr = out.origin.corr, .alloc = out.alloc_id, .node_list = node_list(live.nodes)});
       InfoList info;
       info.add(key::ALLOC_ID, out.alloc_id)
           .add(key::SESSION_ID, live.session_id)
@@ -450,12 +466,9 @@ void Scheduler::on_extend(Address from, AllocRequest&& req, const Proc& requesto
     out.new_limit = (std::isfinite(current) ? current : 0.0) + more_time;
     directives.add(key::ALLOC_TIME, format_alloc_time(out.new_limit));
   }
-  if (env_.logging())
-    env_.log(Event("alloc.extend")
-                 .str("corr", req.corr)
-                 .str("alloc", alloc_id)
-                 .str("nodes", node_list(out.added))
-                 .num("time_limit", out.new_limit));
+  if (env_.wants<ev::AllocExtend>())
+    env_.log(ev::AllocExtend{
+        .corr = req.corr, .alloc = alloc_id, .node_list = node_list(out.added), .time_limit = out.new_limit});
   call_rm(live->session_id, std::move(directives), req.corr, std::move(out));
 }
 
@@ -471,7 +484,7 @@ void Scheduler::on_cancel(Address from, AllocRequest&& req, const Proc& requesto
   queue_view_.erase(queue_view_.begin() + (it - queue_.begin()));
   queue_.erase(it);
   records_[q.record].status = Status::ErrJobCanceled;
-  if (env_.logging()) env_.log(Event("alloc.cancelled").str("corr", q.origin.corr).str("by", req.corr));
+  env_.log(ev::AllocCancelled{.corr = q.origin.corr, .by_corr = req.corr});
   answer(q.origin, Status::ErrJobCanceled);
   answer(origin, Status::Success);
   schedule();
@@ -494,11 +507,8 @@ void Scheduler::decide_session_ctrl(Address from, SessionCtrlRequest&& req) {
   if (const auto* p = req.directives.get<Proc>(key::REQUESTOR)) requestor = *p;
   InfoList directives = req.directives;
   directives.erase(key::REQUESTOR);
-  if (env_.logging())
-    env_.log(Event("session_ctrl.decide")
-                 .str("corr", req.corr)
-                 .uint("session", req.session_id)
-                 .str("requestor", to_string(requestor)));
+  if (env_.wants<ev::SessionCtrlDecide>())
+    env_.log(ev::SessionCtrlDecide{.corr = req.corr, .session = req.session_id, .requestor = to_string(requestor)});
   // Choosing or changing resources is an allocation request's business, not session control's.
   if (directives.flag(key::SESSION_INSTANTIATE) || directives.has(key::ALLOC_NODE_LIST))
     return answer_ctrl(origin, Status::ErrNotSupported);
@@ -529,11 +539,7 @@ void Scheduler::decide_session_ctrl(Address from, SessionCtrlRequest&& req) {
 }
 
 void Scheduler::answer_ctrl(const Origin& origin, Status status) {
-  if (env_.logging())
-    env_.log(Event("session_ctrl.answer")
-                 .str("corr", origin.corr)
-                 .str("to", env_.name_of(origin.address))
-                 .status("status", status));
+  env_.log(ev::SessionCtrlAnswer{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
   env_.send(origin.address, SessionCtrlResponse{origin.id, status, {}, origin.corr});
 }
 
@@ -556,12 +562,9 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     const auto* st = job.get<Status>(key::JOB_TERM_STATUS);
     rec.jobs.emplace_back(ns ? *ns : "", st ? *st : Status::Error);
   }
-  if (env_.logging())
-    env_.log(Event("session.completed")
-                 .str("corr", req.corr)
-                 .str("alloc", alloc_id)
-                 .uint("session", req.session_id)
-                 .uint("jobs", rec.jobs.size()));
+  if (env_.wants<ev::SessionCompleted>())
+    env_.log(ev::SessionCompleted{
+        .corr = req.corr, .alloc = alloc_id, .session = req.session_id, .jobs = jobs_json(rec.jobs)});
   give_back(live->nodes);
   const bool all_succeeded =
       std::all_of(rec.jobs.begin(), rec.jobs.end(), [](const auto& j) { return j.second == Status::Success; });
@@ -573,8 +576,7 @@ void Scheduler::on_complete(Address from, SessionCtrlRequest&& req) {
     const double lost = (rec.ended - rec.started) * static_cast<double>(live->view.cpus);
     ++rec.preemptions;
     rec.lost_cpu_s += lost;
-    if (env_.logging())
-      env_.log(Event("alloc.requeued").str("corr", rec.corr).str("alloc", alloc_id).num("lost_cpu_s", lost));
+    env_.log(ev::AllocRequeued{.corr = rec.corr, .alloc = alloc_id, .lost_cpu_s = lost});
     rec.started = rec.ended = -1;
     rec.alloc_id.clear();
     rec.session_id = 0;
@@ -601,7 +603,7 @@ void Scheduler::on_peer_lost(Address peer) {
   }
   if (peer != Address::controller()) return;
   rm_connected_ = false;
-  if (env_.logging()) env_.log(Event("rm.lost"));
+  env_.log(ev::RmLost{});
   // Every call waiting on the RM is answered once, as the kind of call it was.
   // Nobody waits on a preemption's TERMINATE or on a requeued request's new session.
   for (auto& [id, out] : outstanding_)
@@ -666,7 +668,7 @@ void Scheduler::node_down(const std::string& name) {
     --schedulable_nodes_;
   }
   free_slots_[*n] = 0;
-  if (env_.logging()) env_.log(Event("node.removed").str("node", name));
+  env_.log(ev::NodeRemoved{.node = name});
   // What the smaller machine can never hold is refused now rather than left to wait forever.
   for (std::size_t i = 0; i < queue_.size();) {
     const Queued& q = queue_[i];
@@ -675,6 +677,9 @@ void Scheduler::node_down(const std::string& name) {
       continue;
     }
     records_[q.record].status = Status::ErrOutOfResource;
+    env_.log(ev::AllocDropped{.corr = q.origin.corr,
+                              .status = Status::ErrOutOfResource,
+                              .detail = "a node went down: the machine can no longer hold it"});
     answer(q.origin, Status::ErrOutOfResource);
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
     queue_view_.erase(queue_view_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -702,11 +707,7 @@ std::string Scheduler::node_list(const std::vector<std::pair<NodeId, std::uint32
 }
 
 void Scheduler::answer(const Origin& origin, Status status, InfoList info) {
-  if (env_.logging())
-    env_.log(Event("alloc.answer")
-                 .str("corr", origin.corr)
-                 .str("to", env_.name_of(origin.address))
-                 .status("status", status));
+  env_.log(ev::AllocAnswer{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
   env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
 }
 

@@ -22,6 +22,7 @@ Scenario scenario_from_trace(const SwfTrace& trace, std::uint32_t compute_nodes,
   for (const auto& job : trace.jobs) {
     ScenarioCall call;
     call.line = job.record.line;
+    if (job.record.wait >= 0) call.recorded_wait = job.record.wait;
     call.at = options.warm_up + job.submit;
     call.requestor = job.record.user >= 0 ? "user" + std::to_string(job.record.user) : "user-unknown";
     if (compute_nodes > 0 && unit(random) < options.via_daemon)

@@ -100,47 +100,72 @@ std::uint64_t wire_size(const InfoList& info) {
   return n;
 }
 
-std::string value_to_json(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
+void apps_json_into(std::string& out, std::span<const App> apps) {
+  out += '[';
+  for (std::size_t i = 0; i < apps.size(); ++i) {
+    if (i) out += ',';
+    out += "{\"cmd\":";
+    json_quote_into(out, apps[i].cmd);
+    out += ",\"argv\":[";
+    for (std::size_t j = 0; j < apps[i].argv.size(); ++j) {
+      if (j) out += ',';
+      json_quote_into(out, apps[i].argv[j]);
+    }
+    out += "],\"maxprocs\":" + std::to_string(apps[i].maxprocs) + "}";
+  }
+  out += ']';
+}
+
+void value_json_into(std::string& out, const Value& v) {
+  std::visit(
+      [&out](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, bool>)
-          return x ? "true" : "false";
+          out += x ? "true" : "false";
         else if constexpr (std::is_same_v<T, std::string>)
-          return json_quote(x);
+          json_quote_into(out, x);
         else if constexpr (std::is_same_v<T, double>)
-          return json_number(x);
+          json_number_into(out, x);
         else if constexpr (std::is_same_v<T, Status>)
-          return json_quote(status_name(x));
+          json_quote_into(out, status_name(x));
         else if constexpr (std::is_same_v<T, Directive>)
-          return json_quote(directive_name(x));
+          json_quote_into(out, directive_name(x));
         else if constexpr (std::is_same_v<T, Proc>)
-          return json_quote(to_string(x));
+          json_quote_into(out, to_string(x));
         else if constexpr (std::is_same_v<T, InfoList>)
-          return to_json(x);
-        else if constexpr (std::is_same_v<T, std::vector<App>>) {
-          std::string out = "[";
-          for (std::size_t i = 0; i < x.size(); ++i) {
-            if (i) out += ",";
-            out += "{\"cmd\":" + json_quote(x[i].cmd) + ",\"argv\":[";
-            for (std::size_t j = 0; j < x[i].argv.size(); ++j) out += (j ? "," : "") + json_quote(x[i].argv[j]);
-            out += "],\"maxprocs\":" + std::to_string(x[i].maxprocs) + "}";
-          }
-          return out + "]";
-        } else
-          return std::to_string(x);
+          info_json_into(out, x);
+        else if constexpr (std::is_same_v<T, std::vector<App>>)
+          apps_json_into(out, x);
+        else
+          out += std::to_string(x);
       },
       v);
 }
 
-std::string to_json(const InfoList& info) {
+void info_json_into(std::string& out, const InfoList& info) {
   // An array of pairs, not an object: keys may repeat and order matters.
-  std::string out = "[";
+  out += '[';
   for (std::size_t i = 0; i < info.items.size(); ++i) {
-    if (i) out += ",";
-    out += "[" + json_quote(info.items[i].key) + "," + value_to_json(info.items[i].value) + "]";
+    if (i) out += ',';
+    out += '[';
+    json_quote_into(out, info.items[i].key);
+    out += ',';
+    value_json_into(out, info.items[i].value);
+    out += ']';
   }
-  return out + "]";
+  out += ']';
+}
+
+std::string value_to_json(const Value& v) {
+  std::string out;
+  value_json_into(out, v);
+  return out;
+}
+
+std::string to_json(const InfoList& info) {
+  std::string out;
+  info_json_into(out, info);
+  return out;
 }
 
 }  // namespace pmixflow

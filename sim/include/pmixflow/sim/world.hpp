@@ -13,9 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pmixflow/log/sink.hpp"
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/proto/env.hpp"
-#include "pmixflow/results/output_file.hpp"
 #include "pmixflow/sim/platform.hpp"
 
 namespace simgrid::s4u {
@@ -52,7 +52,7 @@ struct Envelope;
 
 class World {
  public:
-  World(const Cluster& cluster, Machine machine, WorldOptions options, EventLogWriter* log);
+  World(const Cluster& cluster, Machine machine, WorldOptions options, log::EventLog* log);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -95,14 +95,22 @@ class World {
   void kill_node(NodeId node);
   void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
-  void log(const Party& p, const Event& e);
+  void record(const Party& p, const log::EventBuilder& e);
+  template <class E>
+  void log(const Party& p, const E& event) {
+    if (!log_ || !log_->wants(E::event_kind)) return;
+    log::EventBuilder fields(E::event_kind);
+    fill(event, fields);
+    record(p, fields);
+  }
+  void log_recv(const Party& p, Address from, const Message& msg);
   void work_added() { ++pending_; }
   void work_done();
 
   const Cluster& cluster_;
   Machine machine_;
   WorldOptions options_;
-  EventLogWriter* log_;
+  log::EventLog* log_;
   std::vector<std::unique_ptr<Party>> parties_;  // controller, scheduler, requestors
   std::vector<Party*> requestors_;               // by requestor number
   std::vector<std::unique_ptr<Party>> daemons_;  // by node id, created when started

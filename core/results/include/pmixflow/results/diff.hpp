@@ -46,7 +46,7 @@ struct EventDivergence {
 
 struct EventsDiff {
   bool compared = false;      // both runs have an event log
-  bool identical = false;     // byte for byte, header included
+  bool identical = false;     // line for line, header included; the closing lines' wall_s is not compared
   std::uint64_t lines_a = 0;  // lines in each log, the header included
   std::uint64_t lines_b = 0;
   std::vector<ValueDiff> header;         // header fields other than "inputs" that differ (env, seed, ...)
@@ -59,7 +59,7 @@ struct JobDelta {
   std::string job_id;
   bool in_a = true;
   bool in_b = true;
-  std::optional<double> start_a;  // starting_time; nullopt: never started (Batsim's -1)
+  std::optional<double> start_a;  // starting_time; nullopt: never started (left empty)
   std::optional<double> start_b;
   std::string state_a;  // final_state
   std::string state_b;
@@ -118,10 +118,16 @@ struct DiffReport {
   bool equal() const;
 };
 
+struct DiffOptions {
+  // Compare an event log without its closing line (a run that was stopped or is still going)
+  // as far as it goes, instead of refusing it.
+  bool partial = false;
+};
+
 // Compares two runs. InputError (naming the file, and line where there is one) for a path
-// that does not exist, a file that cannot be read or parsed, or two runs with nothing in common
-// to compare.
-DiffReport diff_runs(const std::string& run_a, const std::string& run_b);
+// that does not exist, a file that cannot be read or parsed, a cut event log (unless
+// options.partial), or two runs with nothing in common to compare.
+DiffReport diff_runs(const std::string& run_a, const std::string& run_b, const DiffOptions& options = {});
 
 // For people: equal or not, then what differs. At most `max_jobs` jobs are listed.
 std::string render_diff_text(const DiffReport& report, std::size_t max_jobs = 20);

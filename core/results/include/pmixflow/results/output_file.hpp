@@ -28,18 +28,4 @@ class OutputFile {
   std::uint64_t bytes_ = 0;
 };
 
-// The event log: a header line, then one event per line.
-class EventLogWriter {
- public:
-  EventLogWriter(std::string path, std::string_view environment, std::uint64_t seed, std::string_view inputs_json);
-  void write(double t, std::string_view who, const class Event& e);
-  void commit() { file_.commit(); }
-  std::uint64_t events() const { return events_; }
-
- private:
-  OutputFile file_;
-  std::string line_;
-  std::uint64_t events_ = 0;
-};
-
 }  // namespace pmixflow

@@ -46,8 +46,8 @@ class Daemon final : public Role {
     double remaining = 0;  // while stopped
   };
 
-  template <class Call>
-  void relay(Address from, Call&& call, std::string_view what);
+  template <class Relayed, class Call>
+  void relay(Address from, Call&& call);
   void on_signal(const SignalProcs& sig);
   void arm_end(const std::string& nspace, double after);
   template <class Response>

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,10 +16,19 @@ namespace pmixflow {
 
 using Call = std::variant<AllocRequest, SessionCtrlRequest, SpawnRequest>;
 
+// What the plan says about a call besides the call itself; the requestor writes it into the
+// call's event, so that the log alone tells what was expected of each call.
+struct CallNotes {
+  std::size_t line = 0;                 // of the scenario or trace file; 0: none
+  std::optional<Status> expect;         // the status the scenario expects
+  std::optional<double> recorded_wait;  // a replayed job's wait on the traced machine (SWF field 3)
+};
+
 struct PlannedCall {
   double at = 0;
   Address via;
   Call call;  // ids are assigned when sent; corr is set by the planner
+  CallNotes notes;
 };
 
 struct CallResult {
@@ -47,6 +57,7 @@ class Requestor final : public Role {
   };
   void arm_next();
   void place(PlannedCall& planned);
+  void log_call(const PlannedCall& planned, std::string_view what);
   void answer(std::uint64_t id, Status status, InfoList info);
   void fail_via(Address via, Status status);
 

@@ -25,6 +25,7 @@ struct ScenarioCall {
   std::string via;  // "controller", "scheduler" or "daemon:NODE"
   Call call;        // corr already set: "<requestor>#<n>"
   std::optional<Status> expect_status;
+  std::optional<double> recorded_wait;  // a replayed job's wait on the traced machine (SWF field 3)
 };
 
 // A party going up or down at a time (scheduler_attach / scheduler_detach).

@@ -86,5 +86,8 @@ std::optional<double> read_alloc_time(const InfoList& info, std::string_view key
 // A compact human/JSON-friendly rendering for the event log: {"key":value,...}.
 std::string to_json(const InfoList& info);
 std::string value_to_json(const Value& v);
+void info_json_into(std::string& out, const InfoList& info);
+void value_json_into(std::string& out, const Value& v);
+void apps_json_into(std::string& out, std::span<const App> apps);  // as value_to_json renders a Value holding them
 
 }  // namespace pmixflow

@@ -1,0 +1,85 @@
+// Reading an event log, line by line, in constant memory whatever its size: the header is
+// checked first (format and version), then each event is checked against the catalogue and
+// handed over as an EventView. A line that cannot be read - malformed, of the wrong types, or
+// cut short because the run was stopped while writing it - ends the reading: problem() names
+// the file, the line and the field, and everything before it has been delivered.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmixflow/log/header.hpp"
+#include "pmixflow/log/json_scan.hpp"
+#include "pmixflow/log/record.hpp"
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow::log {
+
+struct ReadOptions {
+  // Only these kinds are delivered; the others are skipped after a check of their shape only.
+  KindSet kinds = all_kinds_set();
+  // Refuse kinds and fields the catalogue does not describe (otherwise they are passed over:
+  // a newer pmixflow may add some without changing the version).
+  bool strict = false;
+};
+
+class LogReader {
+ public:
+  // Opens `path` ("-": standard input) and reads its header. Throws InputError when the file
+  // cannot be read or is not a log this pmixflow reads.
+  explicit LogReader(std::string path, ReadOptions options = {});
+  ~LogReader();
+  LogReader(const LogReader&) = delete;
+  LogReader& operator=(const LogReader&) = delete;
+
+  const LogHeader& header() const { return header_; }
+  // The next event of a kind asked for, the closing line included; nullptr once there is none
+  // (then complete() or problem() says why). The view lives until the next call.
+  const EventView* next();
+  // The text of the line of the last event delivered, without its newline.
+  std::string_view text() const { return text_; }
+
+  // The closing line was read, and nothing follows it: the log is whole.
+  bool complete() const { return complete_; }
+  const std::optional<InputError>& problem() const { return problem_; }
+  const std::string& path() const { return path_; }
+  std::uint64_t line() const { return line_; }  // of the last line read, the header being line 1
+  // The last line read whole and well, the header being 1: where a cut log stops being readable.
+  std::uint64_t last_good_line() const { return good_line_; }
+  // Lines of kinds the catalogue does not know, passed over (not strict).
+  std::uint64_t unknown_kinds() const { return unknown_kinds_; }
+
+ private:
+  bool read_line();
+  bool parse(std::string_view line);
+  bool stop(const std::string& field, const std::string& what);
+  std::optional<EventKind> kind_of_line(std::string_view line) const;
+
+  std::string path_;
+  ReadOptions options_;
+  std::FILE* file_ = nullptr;
+  bool owns_file_ = false;
+  char* buffer_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::string_view text_;
+  LogHeader header_;
+  std::uint64_t line_ = 0;
+  std::uint64_t good_line_ = 0;
+  std::uint64_t unknown_kinds_ = 0;
+  bool complete_ = false;
+  bool done_ = false;
+  std::optional<InputError> problem_;
+  // The current event.
+  EventView view_;
+  std::array<FieldValue, kMaxFields> values_{};
+  std::vector<detail::Member> members_;
+  std::deque<std::string> decoded_;
+};
+
+}  // namespace pmixflow::log

@@ -1,0 +1,230 @@
+#include "pmixflow/log/reader.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "pmixflow/log/json_scan.hpp"
+
+namespace pmixflow::log {
+namespace {
+
+using detail::JsonType;
+using detail::Member;
+
+std::string type_expected(FieldType t) {
+  switch (t) {
+    case FieldType::String: return "a string";
+    case FieldType::UInt: return "a whole number";
+    case FieldType::Int: return "an integer";
+    case FieldType::Number: return "a number";
+    case FieldType::Bool: return "true or false";
+    case FieldType::Status: return "a PMIx status name";
+    case FieldType::Info: return "a PMIx info list (an array of [key, value] pairs)";
+    case FieldType::Apps: return "an array of apps";
+    case FieldType::Json: return "an array or an object";
+  }
+  return "?";
+}
+
+template <class T>
+bool whole(std::string_view raw, T& out) {
+  const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), out);
+  return ec == std::errc() && end == raw.data() + raw.size();
+}
+
+// The value of a member as the field's type wants it; nothing when it does not fit.
+std::optional<FieldValue> typed(const Member& m, FieldType t) {
+  switch (t) {
+    case FieldType::String:
+      if (m.type == JsonType::String) return FieldValue(m.text);
+      return std::nullopt;
+    case FieldType::UInt: {
+      std::uint64_t v = 0;
+      if (m.type == JsonType::Number && whole(m.raw, v)) return FieldValue(v);
+      return std::nullopt;
+    }
+    case FieldType::Int: {
+      std::int64_t v = 0;
+      if (m.type == JsonType::Number && whole(m.raw, v)) return FieldValue(v);
+      return std::nullopt;
+    }
+    case FieldType::Number: {
+      if (m.type == JsonType::Null) return FieldValue(std::nan(""));
+      double v = 0;
+      if (m.type == JsonType::Number && whole(m.raw, v)) return FieldValue(v);
+      return std::nullopt;
+    }
+    case FieldType::Bool:
+      if (m.type == JsonType::True || m.type == JsonType::False) return FieldValue(m.type == JsonType::True);
+      return std::nullopt;
+    case FieldType::Status:
+      if (m.type != JsonType::String) return std::nullopt;
+      if (auto s = parse_status(m.text)) return FieldValue(*s);
+      return std::nullopt;
+    case FieldType::Info:
+    case FieldType::Apps:
+      if (m.type == JsonType::Array) return FieldValue(JsonText{m.raw});
+      return std::nullopt;
+    case FieldType::Json:
+      if (m.type == JsonType::Array || m.type == JsonType::Object) return FieldValue(JsonText{m.raw});
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(path)), options_(options) {
+  if (path_ == "-") {
+    file_ = stdin;
+  } else {
+    file_ = std::fopen(path_.c_str(), "rb");
+    if (!file_) throw InputError(path_, 0, "", std::string("cannot read the event log: ") + std::strerror(errno));
+    owns_file_ = true;
+  }
+  if (!read_line()) {
+    if (problem_) throw *problem_;
+    throw InputError(path_, 0, "", "empty file: an event log starts with its header line");
+  }
+  header_ = parse_header(text_, path_);
+  good_line_ = 1;
+}
+
+LogReader::~LogReader() {
+  std::free(buffer_);
+  if (owns_file_) std::fclose(file_);
+}
+
+bool LogReader::read_line() {
+  errno = 0;
+  const ssize_t n = ::getline(&buffer_, &capacity_, file_);
+  if (n < 0) {
+    if (errno != 0 && std::ferror(file_)) stop("", std::string("read failed: ") + std::strerror(errno));
+    return false;
+  }
+  ++line_;
+  std::size_t len = static_cast<std::size_t>(n);
+  if (len == 0 || buffer_[len - 1] != '\n') {
+    text_ = std::string_view(buffer_, len);
+    return stop("", "the line is cut short (no newline): the log was cut while this line was being written");
+  }
+  --len;
+  text_ = std::string_view(buffer_, len);
+  return true;
+}
+
+bool LogReader::stop(const std::string& field, const std::string& what) {
+  if (!problem_) problem_ = InputError(path_, line_, field, what);
+  done_ = true;
+  return false;
+}
+
+std::optional<EventKind> LogReader::kind_of_line(std::string_view line) const {
+  // Every writer puts the envelope first ({"t":T,"ev":"KIND",...}): the kind can be read
+  // without scanning the line, which lets a reader skip what it does not want cheaply.
+  constexpr std::string_view kEv = ",\"ev\":\"";
+  if (line.substr(0, 5) != "{\"t\":") return std::nullopt;
+  const auto at = line.find(kEv);
+  if (at == std::string_view::npos) return std::nullopt;
+  const auto start = at + kEv.size();
+  const auto close = line.find('"', start);
+  if (close == std::string_view::npos) return std::nullopt;
+  return find_kind(line.substr(start, close - start));
+}
+
+const EventView* LogReader::next() {
+  while (!done_) {
+    if (!read_line()) {
+      done_ = true;
+      if (!complete_ && !problem_)
+        problem_ = InputError(path_, line_, "",
+                              "the log has no closing line (log.end): the run was stopped or is still going; the last "
+                              "line read whole is " +
+                                  std::to_string(good_line_));
+      return nullptr;
+    }
+    if (text_.empty()) {
+      stop("", "an empty line");
+      return nullptr;
+    }
+    if (complete_) {
+      complete_ = false;
+      stop("", "lines after the closing line");
+      return nullptr;
+    }
+    if (!options_.kinds.all()) {
+      const auto kind = kind_of_line(text_);
+      if (kind && *kind != EventKind::LogEnd && !options_.kinds[static_cast<std::size_t>(*kind)]) {
+        if (text_.back() != '}') {
+          stop("", "not a JSON object");
+          return nullptr;
+        }
+        good_line_ = line_;
+        continue;
+      }
+    }
+    if (!parse(text_)) {
+      if (done_) return nullptr;
+      good_line_ = line_;
+      continue;  // a kind this pmixflow does not know, passed over
+    }
+    good_line_ = line_;
+    if (view_.kind == EventKind::LogEnd) complete_ = true;
+    if (!options_.kinds[static_cast<std::size_t>(view_.kind)] && view_.kind != EventKind::LogEnd) continue;
+    return &view_;
+  }
+  return nullptr;
+}
+
+bool LogReader::parse(std::string_view line) {
+  decoded_.clear();
+  auto& members = members_;
+  if (auto err = detail::scan_object(line, members, decoded_)) return stop(err->key, err->what);
+  const Member* t = nullptr;
+  const Member* ev = nullptr;
+  const Member* who = nullptr;
+  for (const auto& m : members) {
+    if (m.key == "t")
+      t = &m;
+    else if (m.key == "ev")
+      ev = &m;
+    else if (m.key == "who")
+      who = &m;
+  }
+  if (!ev || ev->type != JsonType::String) return stop("ev", "every event names its kind in \"ev\"");
+  const auto kind = find_kind(ev->text);
+  if (!kind) {
+    if (options_.strict) return stop("ev", "unknown kind \"" + std::string(ev->text) + "\" (not in the catalogue)");
+    ++unknown_kinds_;
+    return false;
+  }
+  double when = 0;
+  if (!t || t->type != JsonType::Number || !whole(t->raw, when)) return stop("t", "expects the time in seconds");
+  if (!who || who->type != JsonType::String) return stop("who", "expects the party's name");
+  const EventSpec& s = spec(*kind);
+  values_.fill(std::monostate{});
+  for (const auto& m : members) {
+    if (&m == t || &m == ev || &m == who) continue;
+    const auto field = find_field(m.key);
+    const auto at = field ? position(*kind, *field) : std::nullopt;
+    if (!at) {
+      if (options_.strict)
+        return stop(std::string(m.key), "not a field of " + std::string(s.name) + " (not in the catalogue)");
+      continue;
+    }
+    auto v = typed(m, type_of(*field));
+    if (!v)
+      return stop(std::string(m.key), "expects " + type_expected(type_of(*field)) + ", got " + std::string(m.raw));
+    values_[*at] = *v;
+  }
+  for (std::size_t i = 0; i < s.fields.size(); ++i)
+    if (s.fields[i].required && std::holds_alternative<std::monostate>(values_[i]))
+      return stop(std::string(spec(s.fields[i].field).key), "missing: " + std::string(s.name) + " always has it");
+  view_ = EventView{when, who->text, *kind, {values_.data(), s.fields.size()}};
+  return true;
+}
+
+}  // namespace pmixflow::log

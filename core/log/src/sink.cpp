@@ -1,0 +1,108 @@
+#include "pmixflow/log/sink.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "pmixflow/log/events.hpp"
+#include "pmixflow/log/render.hpp"
+
+namespace pmixflow::log {
+namespace {
+constexpr std::size_t kBatch = 64 * 1024;
+constexpr std::uint32_t kClockCheckEvery = 256;  // events between two looks at the clock
+}  // namespace
+
+KindSet all_kinds_set() { return KindSet().set(); }
+
+KindSet kind_set(std::initializer_list<EventKind> kinds) {
+  KindSet set;
+  for (EventKind k : kinds) set.set(static_cast<std::size_t>(k));
+  return set;
+}
+
+LineSink::LineSink(std::string path, std::chrono::milliseconds flush_every)
+    : path_(std::move(path)), flush_every_(flush_every), last_flush_(std::chrono::steady_clock::now()) {
+  if (path_ == "-") {
+    fd_ = STDOUT_FILENO;
+    return;
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
+  owns_fd_ = true;
+  buffer_.reserve(kBatch + 4096);
+}
+
+LineSink::~LineSink() {
+  // A run that stops before the closing line leaves what it wrote: a cut log, which readers
+  // recognise by the missing closing line.
+  flush();
+  if (owns_fd_) ::close(fd_);
+}
+
+void LineSink::begin(const LogHeader& header) {
+  buffer_ += render_header(header);
+  flush();  // a follower learns at once what it is reading
+}
+
+void LineSink::event(const EventView& e) {
+  render_line(buffer_, e);
+  if (buffer_.size() >= kBatch) return flush();
+  if (++since_clock_check_ < kClockCheckEvery) return;
+  since_clock_check_ = 0;
+  if (std::chrono::steady_clock::now() - last_flush_ >= flush_every_) flush();
+}
+
+void LineSink::end(const EventView& closing) {
+  render_line(buffer_, closing);
+  flush();
+}
+
+void LineSink::flush() {
+  last_flush_ = std::chrono::steady_clock::now();
+  if (!failure_.empty()) {
+    buffer_.clear();
+    return;
+  }
+  std::size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failure_ = path_ + ": write failed: " + std::strerror(errno);
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+}
+
+void EventLog::attach(EventSink& sink) {
+  const KindSet kinds = sink.kinds();
+  sinks_.push_back(Attached{&sink, kinds});
+  wanted_ |= kinds;
+  counted_ = counted_ || kinds.all();
+}
+
+void EventLog::begin() {
+  for (auto& a : sinks_) a.sink->begin(header_);
+}
+
+void EventLog::write(const EventView& e) {
+  const auto k = static_cast<std::size_t>(e.kind);
+  for (auto& a : sinks_)
+    if (a.kinds[k]) a.sink->event(e);
+  if (counted_) ++events_;
+}
+
+void EventLog::finish(double t, std::string_view end, std::string_view stats_json) {
+  EventBuilder b(EventKind::LogEnd);
+  fill(ev::LogEnd{.end = end, .events = events_, .stats = stats_json}, b);
+  const EventView closing = b.view(t, "run");
+  for (auto& a : sinks_) a.sink->end(closing);
+}
+
+}  // namespace pmixflow::log

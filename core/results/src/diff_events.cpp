@@ -1,0 +1,128 @@
+// The event logs of two runs, read with the LogReader: the header's inputs, then line by line
+// to the first event that differs, and the field that differs in it.
+#include <algorithm>
+
+#include "diff_internal.hpp"
+#include "pmixflow/log/reader.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow::diff_detail {
+namespace {
+
+std::optional<std::string> member_text(const ojson& object, const std::string& key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  return it->dump();
+}
+
+// The keys of `a` in order, then those only in `b` in theirs.
+std::vector<std::string> key_union(const ojson& a, const ojson& b) {
+  std::vector<std::string> keys;
+  if (a.is_object())
+    for (const auto& item : a.items()) keys.push_back(item.key());
+  if (b.is_object())
+    for (const auto& item : b.items())
+      if (!a.is_object() || !a.contains(item.key())) keys.push_back(item.key());
+  return keys;
+}
+
+std::vector<ValueDiff> differing_members(const ojson& a, const ojson& b) {
+  std::vector<ValueDiff> out;
+  for (const auto& key : key_union(a, b)) {
+    auto va = member_text(a, key), vb = member_text(b, key);
+    if (va != vb) out.push_back(ValueDiff{key, std::move(va), std::move(vb)});
+  }
+  return out;
+}
+
+void compare_headers(const log::LogHeader& a, const log::LogHeader& b, EventsDiff& d) {
+  const ojson ha{{"env", a.env}, {"seed", a.seed}}, hb{{"env", b.env}, {"seed", b.seed}};
+  d.header = differing_members(ha, hb);
+  d.inputs = differing_members(ojson(a.inputs), ojson(b.inputs));
+}
+
+// Field by field, in order: the first position where the keys or the values differ.
+void name_first_field(EventDivergence& d) {
+  if (!d.a || !d.b) return;
+  const ojson a = ojson::parse(*d.a, nullptr, false);
+  const ojson b = ojson::parse(*d.b, nullptr, false);
+  if (a.is_discarded() || b.is_discarded() || !a.is_object() || !b.is_object()) return;
+  auto ia = a.begin(), ib = b.begin();
+  for (; ia != a.end() && ib != b.end(); ++ia, ++ib) {
+    if (ia.key() != ib.key() || ia.value() != ib.value()) {
+      d.field = ia.key();
+      d.field_a = ia.value().dump();
+      d.field_b = member_text(b, ia.key());
+      return;
+    }
+  }
+  if (ia != a.end()) {
+    d.field = ia.key();
+    d.field_a = ia.value().dump();
+  } else if (ib != b.end()) {
+    d.field = ib.key();
+    d.field_b = ib.value().dump();
+  }
+}
+
+// Two closing lines say the same when they differ only in the run's wall-clock time.
+bool same_closing(const log::EventView& a, const log::EventView& b) {
+  if (a.kind != log::EventKind::LogEnd || b.kind != log::EventKind::LogEnd) return false;
+  if (a.t != b.t || a.str(log::Field::end) != b.str(log::Field::end) ||
+      a.uint(log::Field::events) != b.uint(log::Field::events))
+    return false;
+  auto stats = [](const log::EventView& e) {
+    auto j = ojson::parse(e.json(log::Field::stats).value_or("{}"), nullptr, false);
+    if (j.is_object()) j.erase("wall_s");
+    return j;
+  };
+  return stats(a) == stats(b);
+}
+
+void drain(log::LogReader& r) {
+  while (r.next()) {
+  }
+}
+
+// A log without its closing line is refused, unless the caller takes what is there.
+void check_whole(const log::LogReader& r, const DiffOptions& options, std::vector<std::string>& notes) {
+  if (r.complete() || !r.problem()) return;
+  const InputError& p = *r.problem();
+  const std::string what = p.detail() + " (last good line " + std::to_string(r.last_good_line()) + ")";
+  if (!options.partial) throw InputError(p.file(), p.line(), p.field(), what + "; --partial compares what is there");
+  notes.push_back(r.path() + " is not whole: " + what + "; compared as far as it goes");
+}
+
+}  // namespace
+
+EventsDiff diff_events(const std::string& path_a, const std::string& path_b, const DiffOptions& options,
+                       std::vector<std::string>& notes) {
+  EventsDiff d;
+  d.compared = true;
+  log::LogReader ra(path_a), rb(path_b);
+  compare_headers(ra.header(), rb.header(), d);
+  for (;;) {
+    const log::EventView* ea = ra.next();
+    const log::EventView* eb = rb.next();
+    if (!ea && !eb) break;
+    if (ea && eb && (ra.text() == rb.text() || same_closing(*ea, *eb))) continue;
+    EventDivergence div;
+    div.line = std::max(ra.line(), rb.line());
+    if (ea) div.a = std::string(ra.text());
+    if (eb) div.b = std::string(rb.text());
+    name_first_field(div);
+    d.first = std::move(div);
+    drain(ra);
+    drain(rb);
+    break;
+  }
+  check_whole(ra, options, notes);
+  check_whole(rb, options, notes);
+  d.lines_a = ra.line();
+  d.lines_b = rb.line();
+  d.identical = d.header.empty() && d.inputs.empty() && !d.first;
+  return d;
+}
+
+}  // namespace pmixflow::diff_detail

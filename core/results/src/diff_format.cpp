@@ -1,0 +1,44 @@
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "diff_internal.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow::diff_detail {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot be read");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string fmt(double v, int precision) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  return buf;
+}
+
+std::string fmt_signed(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.6g", v);
+  return buf;
+}
+
+std::string fmt_start(const std::optional<double>& s) { return s ? fmt(*s) : std::string("never"); }
+
+std::string clip(const std::string& s, std::size_t max) {
+  return s.size() <= max ? s : s.substr(0, max) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
+std::string value_or_absent(const std::optional<std::string>& v) { return v ? clip(*v, 120) : std::string("absent"); }
+
+ojson opt_value(const std::optional<std::string>& v) {
+  if (!v) return nullptr;
+  ojson parsed = ojson::parse(*v, nullptr, false);
+  return parsed.is_discarded() ? ojson(*v) : parsed;
+}
+
+}  // namespace pmixflow::diff_detail

@@ -1,0 +1,34 @@
+// What the parts of `pmixflow diff` share: one file per thing compared, one per rendering.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/results/diff.hpp"
+
+namespace pmixflow::diff_detail {
+
+// Event lines keep their fields in the order they were written, so "the first field that
+// differs" means the first in that order.
+using ojson = nlohmann::ordered_json;
+
+// The whole file; InputError naming it when it cannot be read.
+std::string read_all(const std::string& path);
+
+EventsDiff diff_events(const std::string& path_a, const std::string& path_b, const DiffOptions& options,
+                       std::vector<std::string>& notes);
+JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::vector<std::string>& notes);
+SummaryDiff diff_summary(const std::string& path_a, const std::string& path_b);
+
+// Renderings shared by the text and the JSON reports.
+std::string fmt(double v, int precision = 10);
+std::string fmt_signed(double v);
+std::string fmt_start(const std::optional<double>& s);
+std::string clip(const std::string& s, std::size_t max = 400);
+std::string value_or_absent(const std::optional<std::string>& v);
+ojson opt_value(const std::optional<std::string>& v);
+
+}  // namespace pmixflow::diff_detail

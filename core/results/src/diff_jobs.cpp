@@ -1,0 +1,135 @@
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "diff_internal.hpp"
+#include "pmixflow/results/csv.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow::diff_detail {
+namespace {
+
+// A job that never ran has no start: Batsim leaves it empty (pmixflow before the event catalogue wrote -1).
+std::optional<double> parse_start(const std::string& text, const std::string& path, std::size_t line) {
+  if (text.empty()) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+    throw InputError(path, line, "starting_time", "not a number: '" + text + "'");
+  if (v < 0) return std::nullopt;
+  return v;
+}
+
+struct JobRow {
+  std::string id;
+  std::optional<double> start;
+  std::string state;
+  const std::vector<std::string>* cells = nullptr;
+};
+
+struct JobTable {
+  Csv csv;
+  std::vector<JobRow> rows;
+  std::size_t start_col = 0, state_col = 0, id_col = 0;
+};
+
+JobTable read_jobs(const std::string& path) {
+  JobTable t;
+  t.csv = parse_csv(read_all(path), path);
+  t.id_col = column(t.csv, "job_id", path);
+  t.start_col = column(t.csv, "starting_time", path);
+  t.state_col = column(t.csv, "final_state", path);
+  for (std::size_t r = 0; r < t.csv.rows.size(); ++r) {
+    const auto& cells = t.csv.rows[r];
+    if (cells.size() != t.csv.columns.size())
+      throw InputError(
+          path, t.csv.row_lines[r], "",
+          std::to_string(cells.size()) + " fields where the header has " + std::to_string(t.csv.columns.size()));
+    t.rows.push_back(
+        JobRow{cells[t.id_col], parse_start(cells[t.start_col], path, t.csv.row_lines[r]), cells[t.state_col], &cells});
+  }
+  return t;
+}
+
+JobDelta one_sided(const JobRow& row, bool in_a) {
+  JobDelta d;
+  d.job_id = row.id;
+  d.in_a = in_a;
+  d.in_b = !in_a;
+  (in_a ? d.start_a : d.start_b) = row.start;
+  (in_a ? d.state_a : d.state_b) = row.state;
+  return d;
+}
+
+}  // namespace
+
+JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::vector<std::string>& notes) {
+  JobsDiff d;
+  d.compared = true;
+  const JobTable a = read_jobs(path_a), b = read_jobs(path_b);
+  d.jobs_a = a.rows.size();
+  d.jobs_b = b.rows.size();
+  // The further columns both files have, compared as written (the same run writes the same text).
+  std::vector<std::pair<std::size_t, std::size_t>> others;
+  std::vector<std::string> other_names;
+  for (std::size_t i = 0; i < a.csv.columns.size(); ++i) {
+    if (i == a.id_col || i == a.start_col || i == a.state_col) continue;
+    const auto& name = a.csv.columns[i];
+    const auto it = std::find(b.csv.columns.begin(), b.csv.columns.end(), name);
+    if (it == b.csv.columns.end()) {
+      notes.push_back("jobs.csv column '" + name + "' is only in A: not compared");
+      continue;
+    }
+    others.emplace_back(i, static_cast<std::size_t>(it - b.csv.columns.begin()));
+    other_names.push_back(name);
+  }
+  for (const auto& name : b.csv.columns)
+    if (std::find(a.csv.columns.begin(), a.csv.columns.end(), name) == a.csv.columns.end())
+      notes.push_back("jobs.csv column '" + name + "' is only in B: not compared");
+
+  // A job id seen several times pairs its k-th row in A with its k-th row in B.
+  std::map<std::string, std::vector<std::size_t>> in_b;
+  for (std::size_t i = 0; i < b.rows.size(); ++i) in_b[b.rows[i].id].push_back(i);
+  std::map<std::string, std::size_t> taken;
+  std::vector<bool> matched(b.rows.size(), false);
+  double sum_abs = 0;
+  for (const auto& ra : a.rows) {
+    const auto it = in_b.find(ra.id);
+    const std::size_t k = taken[ra.id]++;
+    if (it == in_b.end() || k >= it->second.size()) {
+      d.changed.push_back(one_sided(ra, true));
+      ++d.only_in_a;
+      continue;
+    }
+    const JobRow& rb = b.rows[it->second[k]];
+    matched[it->second[k]] = true;
+    JobDelta j;
+    j.job_id = ra.id;
+    j.start_a = ra.start;
+    j.start_b = rb.start;
+    j.state_a = ra.state;
+    j.state_b = rb.state;
+    for (std::size_t c = 0; c < others.size(); ++c)
+      if ((*ra.cells)[others[c].first] != (*rb.cells)[others[c].second]) j.other_columns.push_back(other_names[c]);
+    if (const auto delta = j.start_delta()) {
+      ++d.started_in_both;
+      sum_abs += std::fabs(*delta);
+      d.max_abs_start_delta = std::max(d.max_abs_start_delta, std::fabs(*delta));
+    }
+    if (j.start_differs()) ++d.start_differs;
+    if (j.state_differs()) ++d.state_changes;
+    if (j.start_differs() || j.state_differs() || !j.other_columns.empty()) d.changed.push_back(std::move(j));
+  }
+  for (std::size_t i = 0; i < b.rows.size(); ++i)
+    if (!matched[i]) {
+      d.changed.push_back(one_sided(b.rows[i], false));
+      ++d.only_in_b;
+    }
+  if (d.started_in_both > 0) d.mean_abs_start_delta = sum_abs / static_cast<double>(d.started_in_both);
+  return d;
+}
+
+}  // namespace pmixflow::diff_detail

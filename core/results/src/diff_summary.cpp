@@ -1,0 +1,41 @@
+#include "diff_internal.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow::diff_detail {
+namespace {
+
+nlohmann::json read_summary(const std::string& path) {
+  nlohmann::json s;
+  try {
+    s = nlohmann::json::parse(read_all(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, 0, "", std::string("not valid JSON: ") + e.what());
+  }
+  if (!s.is_object()) throw InputError(path, 0, "", "not a pmixflow summary: not a JSON object");
+  const auto format = s.find("format");
+  if (format != s.end() && *format != "pmixflow-summary")
+    throw InputError(path, 0, "format", "not a pmixflow summary (expected \"pmixflow-summary\")");
+  return s;
+}
+
+std::optional<double> metric(const nlohmann::json& s, const std::string& name, const std::string& path) {
+  const auto it = s.find(name);
+  if (it == s.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number()) throw InputError(path, 0, name, "not a number: " + it->dump());
+  return it->get<double>();
+}
+
+}  // namespace
+
+SummaryDiff diff_summary(const std::string& path_a, const std::string& path_b) {
+  SummaryDiff d;
+  d.compared = true;
+  const auto a = read_summary(path_a), b = read_summary(path_b);
+  for (const char* name : kDiffMetrics) {
+    MetricDelta m{name, metric(a, name, path_a), metric(b, name, path_b)};
+    if (m.a || m.b) d.metrics.push_back(std::move(m));
+  }
+  return d;
+}
+
+}  // namespace pmixflow::diff_detail

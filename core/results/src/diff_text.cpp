@@ -1,0 +1,137 @@
+// `pmixflow diff` for people: equal or not, then each thing compared, what differs in it.
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "diff_internal.hpp"
+
+namespace pmixflow {
+namespace {
+
+using namespace diff_detail;
+
+void events_text(std::ostream& out, const EventsDiff& e) {
+  if (!e.compared) return;
+  if (e.identical) {
+    out << "  events: identical (" << e.lines_a << " lines)\n";
+    return;
+  }
+  out << "  events: differ (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";
+  if (!e.inputs.empty()) {
+    out << "    header inputs that differ:";
+    for (const auto& v : e.inputs) out << " " << v.name;
+    out << "\n";
+    for (const auto& v : e.inputs)
+      out << "      " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
+  }
+  for (const auto& v : e.header)
+    out << "    header field " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
+  if (!e.first) {
+    out << "    events after the header: identical\n";
+    return;
+  }
+  const EventDivergence& d = *e.first;
+  out << "    first diverging event: line " << d.line;
+  if (!d.field.empty())
+    out << ", field \"" << d.field << "\" (A " << value_or_absent(d.field_a) << ", B " << value_or_absent(d.field_b)
+        << ")";
+  else if (d.a && d.b)
+    out << " (same fields and values, spelled differently)";
+  out << "\n";
+  out << "      A: " << (d.a ? clip(*d.a) : std::string("(end of log)")) << "\n";
+  out << "      B: " << (d.b ? clip(*d.b) : std::string("(end of log)")) << "\n";
+}
+
+void job_text(std::ostream& out, const JobDelta& d) {
+  out << "    job " << d.job_id << ": ";
+  if (!d.in_b) {
+    out << "only in A (start " << fmt_start(d.start_a) << ", " << d.state_a << ")\n";
+    return;
+  }
+  if (!d.in_a) {
+    out << "only in B (start " << fmt_start(d.start_b) << ", " << d.state_b << ")\n";
+    return;
+  }
+  std::string sep;
+  if (d.start_differs()) {
+    out << "start " << fmt_start(d.start_a) << " -> " << fmt_start(d.start_b);
+    if (const auto delta = d.start_delta()) out << " (delta " << fmt_signed(*delta) << " s)";
+    sep = "; ";
+  }
+  if (d.state_differs()) {
+    out << sep << "final state " << d.state_a << " -> " << d.state_b;
+    sep = "; ";
+  }
+  if (!d.other_columns.empty()) {
+    out << sep << (sep.empty() ? "differs in" : "also") << " ";
+    for (std::size_t c = 0; c < d.other_columns.size(); ++c) out << (c ? ", " : "") << d.other_columns[c];
+  }
+  out << "\n";
+}
+
+void jobs_text(std::ostream& out, const JobsDiff& j, std::size_t max_jobs) {
+  if (!j.compared) return;
+  if (j.changed.empty()) {
+    out << "  jobs: identical (" << j.jobs_a << " jobs)\n";
+    return;
+  }
+  out << "  jobs: " << j.jobs_a << " in A, " << j.jobs_b << " in B; " << j.start_differs << " start differently, "
+      << j.state_changes << " final states changed, " << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
+  if (j.started_in_both > 0)
+    out << "    start delta (B - A) over the " << j.started_in_both << " jobs started in both: max |delta| "
+        << fmt(j.max_abs_start_delta, 6) << " s, mean |delta| " << fmt(j.mean_abs_start_delta, 6) << " s\n";
+  std::size_t shown = 0;
+  for (const auto& d : j.changed) {
+    if (shown == max_jobs) {
+      out << "    ... and " << j.changed.size() - shown << " more jobs\n";
+      break;
+    }
+    ++shown;
+    job_text(out, d);
+  }
+}
+
+void summary_text(std::ostream& out, const SummaryDiff& s) {
+  if (!s.compared) return;
+  const auto differing =
+      std::count_if(s.metrics.begin(), s.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
+  if (differing == 0) {
+    out << "  summary: identical (" << s.metrics.size() << " metrics; wall-clock times not compared)\n";
+    return;
+  }
+  out << "  summary: " << differing << " of " << s.metrics.size()
+      << " metrics differ (wall-clock times not compared)\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "    %-22s %18s %18s %14s %10s\n", "metric", "A", "B", "B - A", "relative");
+  out << line;
+  for (const auto& m : s.metrics) {
+    if (!m.differs()) continue;
+    const auto delta = m.delta();
+    const auto rel = m.relative();
+    std::string rel_text = "n/a";
+    if (rel) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%+.3g%%", *rel * 100);
+      rel_text = buf;
+    }
+    std::snprintf(line, sizeof line, "    %-22s %18s %18s %14s %10s\n", m.name.c_str(),
+                  m.a ? fmt(*m.a).c_str() : "absent", m.b ? fmt(*m.b).c_str() : "absent",
+                  delta ? fmt_signed(*delta).c_str() : "n/a", rel_text.c_str());
+    out << line;
+  }
+}
+
+}  // namespace
+
+std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
+  std::ostringstream out;
+  out << "pmixflow diff: A = " << r.a.path << ", B = " << r.b.path << ": " << (r.equal() ? "equal" : "DIFFERENT")
+      << "\n";
+  events_text(out, r.events);
+  jobs_text(out, r.jobs, max_jobs);
+  summary_text(out, r.summary);
+  for (const auto& n : r.notes) out << "  note: " << n << "\n";
+  return out.str();
+}
+
+}  // namespace pmixflow
