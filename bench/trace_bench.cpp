@@ -19,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmixflow/results/bare_replay.hpp"
-#include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/results/outcomes.hpp"
+#include "pmixflow/trace/bare_replay.hpp"
 #include "pmixflow/trace/swf.hpp"
 
 namespace {

@@ -312,11 +312,6 @@ World::Party* World::find(Address a) const {
   return nullptr;
 }
 
-Role* World::role(Address a) const {
-  Party* p = find(a);
-  return p ? p->role.get() : nullptr;
-}
-
 std::string_view World::name_of(Address a) const {
   switch (a.kind) {
     case PartyKind::Controller: return "controller";

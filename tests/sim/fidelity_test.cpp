@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "pmixflow/results/bare_replay.hpp"
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/trace/bare_replay.hpp"
 #include "pmixflow/trace/swf.hpp"
 #include "pmixflow_run.hpp"
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pmixflow/log/render.hpp"
+#include "pmixflow/log/sink.hpp"
 #include "pmixflow/proto/env.hpp"
 
 namespace pmixflow {
@@ -55,9 +56,12 @@ class FakeEnv final : public Env {
   using Env::wants;
   bool wants(log::EventKind) const override { return true; }
   void record(const log::EventBuilder& e) override {
+    const log::EventView view = e.view(now_, who_);
     std::string fields;
-    log::render_fields(fields, e.view(now_, "fake"));
+    log::render_fields(fields, view);
     events_.push_back(LoggedEvent{std::string(log::spec(e.kind()).name), std::move(fields)});
+    for (log::EventSink* sink : sinks_)
+      if (sink->kinds()[static_cast<std::size_t>(view.kind)]) sink->event(view);
   }
   std::string_view name_of(Address a) const override {
     auto [it, added] = names_.try_emplace(a);
@@ -74,6 +78,11 @@ class FakeEnv final : public Env {
   void start_daemon(NodeId node) override { daemons_started_.push_back(node); }
 
   // ---- test side
+  // Also hands every event to `sink` (the run's outputs are computed from them), as `who`.
+  void attach(log::EventSink& sink, std::string who) {
+    sinks_.push_back(&sink);
+    who_ = std::move(who);
+  }
   // Moves the clock forward by `dt`, firing every timer that falls due on the way in time
   // order (ties: the one armed first), including timers those timers arm.
   void advance(double dt) {
@@ -134,6 +143,8 @@ class FakeEnv final : public Env {
   std::vector<Sent> sent_;
   std::vector<LoggedEvent> events_;
   std::vector<NodeId> daemons_started_;
+  std::vector<log::EventSink*> sinks_;
+  std::string who_ = "fake";
   mutable std::map<Address, std::string> names_;  // name_of hands out views into these
 };
 

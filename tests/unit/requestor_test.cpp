@@ -1,5 +1,6 @@
 // The requestor against a scripted Env: calls go out at their planned times, every answer
-// (or failure) is recorded once, with its latency.
+// (or failure) is logged once, with its latency; the calls as the run's outputs read them from
+// the log (the call ledger) say so.
 #include "pmixflow/roles/requestor.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <optional>
 
 #include "fake_env.hpp"
+#include "ledger_sink.hpp"
 
 namespace pmixflow {
 namespace {
@@ -51,7 +53,14 @@ PlannedCall spawn_at(double at, Address via, std::string corr, std::optional<Dir
 
 class RequestorTest : public ::testing::Test {
  protected:
+  RequestorTest() { env.attach(calls, "requestor:tool-7"); }
+  const CallRecord& call(std::size_t i) const { return calls.at(i); }
+  std::size_t placed() const { return calls.ledger.calls().size(); }
+  // An answer's info as the log holds it.
+  static nlohmann::json info_of(const CallRecord& c) { return nlohmann::json::parse(c.answer_info); }
+
   FakeEnv env{Address::requestor(7)};
+  test::CallsSink calls;
 };
 
 TEST_F(RequestorTest, CallsGoOutAtTheirPlannedTimesNotBefore) {
@@ -87,14 +96,16 @@ TEST_F(RequestorTest, CallsGoOutAtTheirPlannedTimesNotBefore) {
   EXPECT_NE(allocs[0].second.id, allocs[1].second.id);
   EXPECT_NE(allocs[0].second.id, first.id);
 
-  ASSERT_EQ(r.results().size(), 3u);
-  EXPECT_DOUBLE_EQ(r.results()[0].sent, 2.0);
-  EXPECT_DOUBLE_EQ(r.results()[1].sent, 5.0);
-  EXPECT_EQ(r.results()[0].what, "PMIX_SESSION_TERMINATE");
-  EXPECT_EQ(r.results()[1].what, "PMIX_ALLOC_NEW");
-  EXPECT_EQ(r.results()[2].what, "PMIX_ALLOC_RELEASE");
-  for (const auto& res : r.results()) EXPECT_EQ(res.answered, -1);  // nothing answered yet
-  EXPECT_EQ(env.count_events("call"), 3u);
+  ASSERT_EQ(placed(), 3u);
+  EXPECT_DOUBLE_EQ(call(0).sent, 2.0);
+  EXPECT_DOUBLE_EQ(call(1).sent, 5.0);
+  EXPECT_EQ(call(0).what, "PMIX_SESSION_TERMINATE");
+  EXPECT_EQ(call(1).what, "PMIX_ALLOC_NEW");
+  EXPECT_EQ(call(2).what, "PMIX_ALLOC_RELEASE");
+  EXPECT_EQ(call(1).via, "controller");
+  EXPECT_EQ(call(1).directive, "PMIX_ALLOC_NEW");
+  EXPECT_EQ(call(1).info, R"([["pmix.alloc.ncpus",4]])");               // what it asked, in the log
+  for (const auto& c : calls.ledger.calls()) EXPECT_FALSE(c.answered);  // nothing answered yet
 }
 
 TEST_F(RequestorTest, ACallPlannedInThePastGoesOutAtStartNotBefore) {
@@ -103,7 +114,7 @@ TEST_F(RequestorTest, ACallPlannedInThePastGoesOutAtStartNotBefore) {
   r.start();
   env.advance(0);
   EXPECT_EQ(only<AllocRequest>(env.take_sent(), Address::controller()).corr, "t#1");
-  EXPECT_DOUBLE_EQ(r.results().at(0).sent, 10.0);
+  EXPECT_DOUBLE_EQ(call(0).sent, 10.0);
 }
 
 TEST_F(RequestorTest, AnswersAreRecordedWithStatusAndLatency) {
@@ -122,15 +133,14 @@ TEST_F(RequestorTest, AnswersAreRecordedWithStatusAndLatency) {
   env.advance(4);  // t = 7.5
   r.handle(Address::daemon(2), SessionCtrlResponse{ctrl_id, Status::Success, {}, "t#2"});
 
-  const auto& res = r.results();
-  ASSERT_EQ(res.size(), 2u);
-  EXPECT_EQ(res[0].corr, "t#1");
-  EXPECT_EQ(res[0].status, Status::ErrOutOfResource);
-  EXPECT_EQ(res[0].info, info);
-  EXPECT_DOUBLE_EQ(res[0].answered - res[0].sent, 2.5);
-  EXPECT_EQ(res[1].corr, "t#2");
-  EXPECT_EQ(res[1].status, Status::Success);
-  EXPECT_DOUBLE_EQ(res[1].answered - res[1].sent, 5.5);
+  ASSERT_EQ(placed(), 2u);
+  EXPECT_EQ(call(0).corr, "t#1");
+  EXPECT_EQ(call(0).status, Status::ErrOutOfResource);
+  EXPECT_EQ(call(0).answer_info, R"([["pmix.alloc.id","alloc-1"]])");
+  EXPECT_DOUBLE_EQ(*call(0).answered - call(0).sent, 2.5);
+  EXPECT_EQ(call(1).corr, "t#2");
+  EXPECT_EQ(call(1).status, Status::Success);
+  EXPECT_DOUBLE_EQ(*call(1).answered - call(1).sent, 5.5);
 
   ASSERT_EQ(env.count_events("answer"), 2u);
   std::size_t with_latency = 0;
@@ -150,8 +160,9 @@ TEST_F(RequestorTest, OnlyTheFirstAnswerCounts) {
   env.advance(1);
   r.handle(Address::controller(), AllocResponse{id, Status::ErrUnreach, {}, "t#1"});
   r.handle(Address::controller(), PeerLost{Address::controller()});
-  EXPECT_EQ(r.results().at(0).status, Status::Success);
-  EXPECT_DOUBLE_EQ(r.results().at(0).answered, 1.0);
+  EXPECT_EQ(call(0).status, Status::Success);
+  EXPECT_DOUBLE_EQ(*call(0).answered, 1.0);
+  EXPECT_EQ(env.count_events("answer"), 1u);
 }
 
 TEST_F(RequestorTest, LosingTheEntryPointFailsEveryCallThroughIt) {
@@ -163,13 +174,12 @@ TEST_F(RequestorTest, LosingTheEntryPointFailsEveryCallThroughIt) {
   env.take_sent();
   env.advance(1);
   r.handle(Address::controller(), PeerLost{Address::controller()});
-  const auto& res = r.results();
-  ASSERT_EQ(res.size(), 3u);
-  EXPECT_EQ(res[0].status, Status::ErrUnreach);
-  EXPECT_DOUBLE_EQ(res[0].answered, 2.0);
-  EXPECT_EQ(res[1].status, Status::ErrUnreach);
-  EXPECT_DOUBLE_EQ(res[1].answered, 2.0);
-  EXPECT_EQ(res[2].answered, -1);  // another entry point: still waiting
+  ASSERT_EQ(placed(), 3u);
+  EXPECT_EQ(call(0).status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(*call(0).answered, 2.0);
+  EXPECT_EQ(call(1).status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(*call(1).answered, 2.0);
+  EXPECT_FALSE(call(2).answered);  // another entry point: still waiting
   EXPECT_TRUE(env.take_sent().empty());
 }
 
@@ -182,10 +192,9 @@ TEST_F(RequestorTest, AnUnreachableCallIsAnsweredAlone) {
   env.advance(0.25);
   r.handle(Address::daemon(3),
            Unreachable{Address::daemon(3), MessageKind::AllocRequest, message_id(sent[1].msg), "t#2"});
-  const auto& res = r.results();
-  EXPECT_EQ(res[0].answered, -1);
-  EXPECT_EQ(res[1].status, Status::ErrUnreach);
-  EXPECT_DOUBLE_EQ(res[1].answered - res[1].sent, 0.25);
+  EXPECT_FALSE(call(0).answered);
+  EXPECT_EQ(call(1).status, Status::ErrUnreach);
+  EXPECT_DOUBLE_EQ(*call(1).answered - call(1).sent, 0.25);
 }
 
 TEST_F(RequestorTest, EventsAreLoggedNotMistakenForAnswers) {
@@ -193,7 +202,7 @@ TEST_F(RequestorTest, EventsAreLoggedNotMistakenForAnswers) {
   r.start();
   env.advance(0);
   r.handle(Address::controller(), Notification{Status::DvmIsReady, {}, "t#1"});
-  EXPECT_EQ(r.results().at(0).answered, -1);
+  EXPECT_FALSE(call(0).answered);
   EXPECT_EQ(env.count_events("event.received"), 1u);
 }
 
@@ -217,9 +226,9 @@ TEST_F(RequestorTest, SpawnsGoOutAtTheirTimesWithTheRequestorsIdentity) {
   const auto second = only<SpawnRequest>(env.take_sent(), Address::controller());
   EXPECT_EQ(second.corr, "t#2");
   EXPECT_NE(second.id, first.id);
-  ASSERT_EQ(r.results().size(), 2u);
-  EXPECT_EQ(r.results()[0].what, "PMIx_Spawn+PMIX_ALLOC_NEW");
-  EXPECT_EQ(r.results()[1].what, "PMIx_Spawn");
+  ASSERT_EQ(placed(), 2u);
+  EXPECT_EQ(call(0).what, "PMIx_Spawn+PMIX_ALLOC_NEW");
+  EXPECT_EQ(call(1).what, "PMIx_Spawn");
   EXPECT_EQ(env.count_events("call", {"\"what\":\"PMIx_Spawn+PMIX_ALLOC_NEW\""}), 1u);
 }
 
@@ -232,18 +241,14 @@ TEST_F(RequestorTest, ASpawnAnswerRecordsTheNspace) {
   InfoList info;
   info.add(key::ALLOC_ID, std::string("alloc-4")).add(key::SESSION_ID, std::uint32_t{4});
   r.handle(Address::controller(), SpawnResponse{id, Status::Success, "job-4.1", info, "t#1"});
-  const auto& res = r.results().at(0);
+  const CallRecord& res = call(0);
   EXPECT_EQ(res.status, Status::Success);
-  EXPECT_DOUBLE_EQ(res.answered - res.sent, 2.5);
-  ASSERT_NE(res.info.get<std::string>(key::NSPACE), nullptr);
-  EXPECT_EQ(*res.info.get<std::string>(key::NSPACE), "job-4.1");
-  ASSERT_NE(res.info.get<std::string>(key::ALLOC_ID), nullptr);
-  EXPECT_EQ(*res.info.get<std::string>(key::ALLOC_ID), "alloc-4");
-  EXPECT_EQ(res.info.get_uint(key::SESSION_ID), 4u);
+  EXPECT_DOUBLE_EQ(*res.answered - res.sent, 2.5);
+  EXPECT_EQ(res.answer_info, R"([["pmix.alloc.id","alloc-4"],["pmix.session.id",4],["pmix.nspace","job-4.1"]])");
   EXPECT_EQ(env.count_events("answer", {"\"job-4.1\"", "\"latency\":2.5"}), 1u);
   // Answered once.
   r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
-  EXPECT_EQ(r.results().at(0).status, Status::Success);
+  EXPECT_EQ(call(0).status, Status::Success);
 }
 
 TEST_F(RequestorTest, AFailedSpawnHasNoNspace) {
@@ -252,10 +257,9 @@ TEST_F(RequestorTest, AFailedSpawnHasNoNspace) {
   env.advance(0);
   const std::uint64_t id = message_id(env.take_sent().at(0).msg);
   r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
-  const auto& res = r.results().at(0);
-  EXPECT_EQ(res.status, Status::ErrJobAllocFailed);
-  EXPECT_FALSE(res.info.has(key::NSPACE));
-  EXPECT_DOUBLE_EQ(res.answered, 0.0);
+  EXPECT_EQ(call(0).status, Status::ErrJobAllocFailed);
+  EXPECT_EQ(call(0).answer_info, "[]");  // no nspace
+  EXPECT_DOUBLE_EQ(*call(0).answered, 0.0);
 }
 
 TEST_F(RequestorTest, ASpawnThroughALostEntryPointFails) {
@@ -264,8 +268,8 @@ TEST_F(RequestorTest, ASpawnThroughALostEntryPointFails) {
   env.advance(1);
   env.take_sent();
   r.handle(Address::daemon(3), PeerLost{Address::daemon(3)});
-  EXPECT_EQ(r.results().at(0).status, Status::ErrUnreach);
-  EXPECT_FALSE(r.results().at(0).info.has(key::NSPACE));
+  EXPECT_EQ(call(0).status, Status::ErrUnreach);
+  EXPECT_EQ(call(0).answer_info, "[]");
 }
 
 TEST(DescribeCall, NamesTheDirectiveOrTheSessionOperations) {

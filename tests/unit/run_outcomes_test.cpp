@@ -6,13 +6,6 @@
 namespace pmixflow {
 namespace {
 
-SwfJob recorded(std::int64_t job, double wait) {
-  SwfJob j;
-  j.record.job = job;
-  j.record.wait = wait;
-  return j;
-}
-
 JobOutcome outcome(const std::string& id, double submitted, double started) {
   JobOutcome j;
   j.job_id = id;
@@ -23,8 +16,7 @@ JobOutcome outcome(const std::string& id, double submitted, double started) {
 }
 
 TEST(RecordedComparison, WaitsAreComparedJobByJob) {
-  SwfTrace trace;
-  trace.jobs = {recorded(1, 100), recorded(2, 0), recorded(3, 50), recorded(4, -1)};
+  const std::map<std::string, double> trace{{"1", 100}, {"2", 0}, {"3", 50}, {"4", -1}};
   // Job 3 never started and job 4 has no recorded wait: neither is compared.
   const std::vector<JobOutcome> run = {outcome("1", 0, 100), outcome("2", 10, 710), outcome("3", 20, -1),
                                        outcome("4", 30, 40)};
@@ -39,8 +31,7 @@ TEST(RecordedComparison, WaitsAreComparedJobByJob) {
 }
 
 TEST(RecordedComparison, NothingToCompareIsNothing) {
-  SwfTrace trace;
-  trace.jobs = {recorded(1, -1)};
+  const std::map<std::string, double> trace{{"1", -1}};
   EXPECT_FALSE(compare_with_recording({outcome("1", 0, 5)}, trace).has_value());
 }
 

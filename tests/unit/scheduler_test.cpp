@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_env.hpp"
+#include "ledger_sink.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
 namespace pmixflow {
@@ -29,6 +30,9 @@ class SchedulerFixture : public ::testing::Test {
   Cluster cluster = small_cluster();
   FakeEnv env{Address::scheduler()};
   Scheduler sched{env, cluster, make_builtin_policy(PolicyName), config()};
+  // The scheduler's accounting as the run's outputs read it from its events.
+  test::SchedulerSink accounts;
+  const std::vector<AllocationAccount>& records() const { return accounts.ledger.accounts(); }
 
   static SchedulerConfig config() {
     SchedulerConfig c;
@@ -37,6 +41,7 @@ class SchedulerFixture : public ::testing::Test {
   }
 
   void SetUp() override {
+    env.attach(accounts, "scheduler");
     sched.start();
     env.take_sent();
   }
@@ -167,9 +172,9 @@ TEST_F(SchedulerTest, ANewRequestIsInstantiatedThenAnswered) {
   EXPECT_EQ(str(answer.info, key::ALLOC_ID), alloc_id);
   EXPECT_EQ(answer.info.get_uint(key::SESSION_ID), inst[0].session_id);
   EXPECT_EQ(str(answer.info, key::ALLOC_NODE_LIST), "n01:4");
-  ASSERT_EQ(sched.records().size(), 1u);
-  EXPECT_EQ(sched.records()[0].node_list, "n01:4");
-  EXPECT_EQ(sched.records()[0].requestor, "tool.0");
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].node_list, "n01:4");
+  EXPECT_EQ(records()[0].requestor, "tool.0");
 }
 
 TEST_F(SchedulerTest, AppsTravelIntoTheInstantiationAndTheNspaceBack) {
@@ -234,7 +239,7 @@ TEST_F(SchedulerTest, AFailedLaunchReportsTheRmsStatusEvenAfterTheComplete) {
   env.take_sent();
   sched.handle(Address::controller(), SessionCtrlResponse{inst[0].id, Status::ErrJobFailedToLaunch, {}, inst[0].corr});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrJobFailedToLaunch);
-  EXPECT_EQ(sched.records().at(0).status, Status::ErrJobFailedToLaunch);
+  EXPECT_EQ(records().at(0).status, Status::ErrJobFailedToLaunch);
   sched.handle(Address::requestor(1), request(6, Directive::New, cpus(32)));
   EXPECT_EQ(instantiations().size(), 1u);  // and its resources are free
 }
@@ -270,8 +275,8 @@ TEST_F(SchedulerTest, CompleteIsRecordedWithItsJobs) {
   jobs.add(key::JOB_INFO_ARRAY, job);
   env.advance(7);
   complete(1, alloc, jobs);
-  ASSERT_EQ(sched.records().size(), 1u);
-  const auto& rec = sched.records()[0];
+  ASSERT_EQ(records().size(), 1u);
+  const auto& rec = records()[0];
   EXPECT_EQ(rec.alloc_id, alloc);
   EXPECT_DOUBLE_EQ(rec.ended, 7.0);
   ASSERT_EQ(rec.jobs.size(), 1u);
@@ -414,7 +419,7 @@ TEST_F(SchedulerTest, TheForwardedRequestorIsTheOwner) {
   sched.handle(Address::controller(), SessionCtrlResponse{inst[0].id, Status::Success, {}, inst[0].corr});
   const auto answer = only<AllocResponse>(env.take_sent(), Address::controller());
   EXPECT_EQ(answer.id, 40u);  // back the way it came
-  EXPECT_EQ(sched.records().at(0).requestor, "user-job.4");
+  EXPECT_EQ(records().at(0).requestor, "user-job.4");
   const std::string alloc = str(answer.info, key::ALLOC_ID);
 
   InfoList other = alloc_ref(alloc);
@@ -765,7 +770,7 @@ TEST_F(PreemptingSchedulerTest, AHigherPriorityRequestTerminatesAPreemptibleSess
   const auto inst = all_of<SessionCtrlRequest>(sent);
   ASSERT_EQ(inst.size(), 1u);  // the high request only: the requeued one no longer fits
   EXPECT_EQ(str(resources(inst[0].second), key::ALLOC_ID), "alloc-2");
-  const auto& rec = sched.records()[0];
+  const auto& rec = records()[0];
   EXPECT_EQ(rec.preemptions, 1u);
   EXPECT_DOUBLE_EQ(rec.lost_cpu_s, 6.0 * 32);
   EXPECT_LT(rec.started, 0);  // waiting again
@@ -781,7 +786,7 @@ TEST_F(PreemptingSchedulerTest, AHigherPriorityRequestTerminatesAPreemptibleSess
   EXPECT_EQ(str(resources(again[0]), key::ALLOC_ID), "alloc-3");
   sched.handle(Address::controller(), SessionCtrlResponse{again[0].id, Status::Success, {}, "i"});
   EXPECT_TRUE(all_of<AllocResponse>(env.take_sent()).empty());
-  EXPECT_DOUBLE_EQ(sched.records()[0].started, 16.0);
+  EXPECT_DOUBLE_EQ(records()[0].started, 16.0);
 }
 
 TEST_F(PreemptingSchedulerTest, LosingTheRmDuringAPreemptionAnswersNobodyTwice) {
@@ -804,8 +809,8 @@ TEST_F(PreemptingSchedulerTest, AJobThatFinishedBeforeTheTerminateIsNotRequeued)
   sched.handle(Address::requestor(2), request(2, Directive::New, std::move(high)));
   ASSERT_EQ(all_of<SessionCtrlRequest>(env.take_sent()).size(), 1u);
   complete(1, low, job_ended(Status::Success));  // it completed on its own meanwhile
-  EXPECT_EQ(sched.records()[0].preemptions, 0u);
-  EXPECT_GE(sched.records()[0].ended, 0);
+  EXPECT_EQ(records()[0].preemptions, 0u);
+  EXPECT_GE(records()[0].ended, 0);
   EXPECT_EQ(instantiations().size(), 1u);  // the high request
 }
 

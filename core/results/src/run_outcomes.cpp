@@ -1,65 +1,103 @@
 #include "pmixflow/results/run_outcomes.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include <nlohmann/json.hpp>
 
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
 #include "pmixflow/vocab/json_text.hpp"
+#include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
+namespace {
 
-std::vector<JobOutcome> job_outcomes(const Scenario& sc, const std::vector<AllocationRecord>& records,
-                                     const std::map<std::string, const CallResult*>& answers, const Cluster& cluster,
-                                     bool from_trace) {
-  std::map<std::string, const AllocationRecord*> record_of;
-  for (const auto& a : records) record_of[a.corr] = &a;
-  std::vector<JobOutcome> outcomes;
-  for (const auto& c : sc.calls) {
-    const auto* req = std::get_if<AllocRequest>(&c.call);
-    if (!req || req->directive != Directive::New) continue;
-    JobOutcome j;
-    j.job_id = from_trace && req->corr.rfind("job", 0) == 0 ? req->corr.substr(3) : req->corr;
-    j.workload = sc.name.empty() ? sc.origin : sc.name;
-    const auto* apps = req->info.get<std::vector<App>>(key::SESSION_APP);
-    j.profile = apps && !apps->empty() ? apps->front().cmd : "reservation";
-    j.submitted = c.at - sc.time_origin;
-    j.procs = req->info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
-    const auto rec = record_of.find(req->corr);
-    const auto res = answers.find(req->corr);
-    const Status answer = res != answers.end() && res->second->answered >= 0 ? res->second->status : Status::ErrUnreach;
-    if (rec == record_of.end()) {
-      j.final_state = batsim_final_state(answer, false, answer);
-    } else {
-      const AllocationRecord& a = *rec->second;
-      j.procs = a.cpus;
-      j.requested_time = a.time_limit;
-      j.preemptions = a.preemptions;
-      j.lost_cpu_s = a.lost_cpu_s;
-      const bool ran = a.started >= 0 && a.ended >= 0;
-      if (ran) {
-        j.started = a.started - sc.time_origin;
-        j.finished = a.ended - sc.time_origin;
-      }
-      j.final_state = batsim_final_state(a.status, ran, a.jobs.empty() ? Status::Success : a.jobs.front().second);
-      // Batsim numbers resources from 0: compute nodes in the cluster's order, head excluded.
-      std::vector<std::uint32_t> ids;
-      try {
-        for (const auto& h : parse_host_list(a.node_list, HostUse::NodeList, "node list").hosts)
-          if (auto n = cluster.find(h.name)) ids.push_back(*n - 1);
-      } catch (const InputError&) {
-        // A request that never got nodes has an empty list: no resources.
-      }
-      j.allocated = interval_set(std::move(ids));
-    }
-    outcomes.push_back(std::move(j));
+std::string job_id(const RunInfo& run, const std::string& corr) {
+  return !run.trace.empty() && corr.rfind("job", 0) == 0 ? corr.substr(3) : corr;
+}
+
+// What the request itself said, from the PMIx info its call carried.
+struct Asked {
+  std::string profile = "reservation";  // its app's command; a reservation has none
+  std::uint64_t cpus = 0;
+};
+
+Asked asked(const CallRecord& call) {
+  Asked a;
+  const auto info = nlohmann::json::parse(call.info, nullptr, false);
+  if (!info.is_array()) return a;
+  for (const auto& item : info) {
+    if (!item.is_array() || item.size() != 2 || !item[0].is_string()) continue;
+    const std::string key = item[0];
+    const auto& value = item[1];
+    if (key == key::SESSION_APP && value.is_array() && !value.empty() && value[0].is_object() &&
+        a.profile == "reservation")
+      a.profile = value[0].value("cmd", a.profile);
+    else if (key == key::ALLOC_NUM_CPUS && value.is_number_unsigned() && a.cpus == 0)
+      a.cpus = value.get<std::uint64_t>();
   }
-  return outcomes;
+  return a;
+}
+
+JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationAccount* acc) {
+  JobOutcome j;
+  j.job_id = job_id(run, call.corr);
+  j.workload = run.workload();
+  const Asked a = asked(call);
+  j.profile = a.profile;
+  j.submitted = call.sent - run.time_origin;
+  j.procs = a.cpus;
+  if (!acc) {
+    const Status answer = call.answered ? call.status : Status::ErrUnreach;
+    j.final_state = batsim_final_state(answer, false, answer);
+    return j;
+  }
+  j.procs = acc->cpus;
+  j.requested_time = acc->time_limit;
+  j.preemptions = acc->preemptions;
+  j.lost_cpu_s = acc->lost_cpu_s;
+  const bool ran = acc->started >= 0 && acc->ended >= 0;
+  if (ran) {
+    j.started = acc->started - run.time_origin;
+    j.finished = acc->ended - run.time_origin;
+  }
+  j.final_state = batsim_final_state(acc->status, ran, acc->jobs.empty() ? Status::Success : acc->jobs.front().second);
+  // Batsim numbers resources from 0: compute nodes in the cluster's order, head excluded.
+  std::vector<std::uint32_t> ids;
+  try {
+    for (const auto& h : parse_host_list(acc->node_list, HostUse::NodeList, "node list").hosts)
+      if (auto n = run.node_index(h.name)) ids.push_back(*n);
+  } catch (const InputError&) {
+    // A request that never got nodes has an empty list: no resources.
+  }
+  j.allocated = interval_set(std::move(ids));
+  return j;
+}
+
+}  // namespace
+
+std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const SchedulerLedger& scheduler) {
+  std::vector<const CallRecord*> requests;
+  for (const auto& c : calls.calls())
+    if (c.directive == directive_name(Directive::New)) requests.push_back(&c);
+  std::stable_sort(requests.begin(), requests.end(),
+                   [](const CallRecord* a, const CallRecord* b) { return a->line < b->line; });
+  std::vector<JobOutcome> out;
+  out.reserve(requests.size());
+  for (const CallRecord* c : requests) out.push_back(outcome(run, *c, scheduler.find(c->corr)));
+  return out;
+}
+
+std::map<std::string, double> recorded_waits(const RunInfo& run, const CallLedger& calls) {
+  std::map<std::string, double> out;
+  for (const auto& c : calls.calls())
+    if (c.recorded_wait) out[job_id(run, c.corr)] = *c.recorded_wait;
+  return out;
 }
 
 std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
-                                                         const SwfTrace& trace) {
-  std::map<std::string, double> recorded_wait;
-  for (const auto& j : trace.jobs) recorded_wait[std::to_string(j.record.job)] = j.record.wait;
+                                                         const std::map<std::string, double>& recorded_wait) {
   struct Pair {
     double simulated, recorded;
   };

@@ -38,19 +38,19 @@ void Requestor::arm_next() {
 
 void Requestor::place(PlannedCall& planned) {
   const std::uint64_t id = next_id_++;
-  CallResult result;
-  result.what = describe_call(planned.call);
-  result.sent = env_.now();
+  Outstanding out;
+  out.what = describe_call(planned.call);
+  out.sent = env_.now();
+  out.via = planned.via;
   std::visit(
       [&](auto& call) {
         call.id = id;
         call.caller = identity_;
-        result.corr = call.corr;
+        out.corr = call.corr;
       },
       planned.call);
-  log_call(planned, result.what);
-  outstanding_.emplace(id, Outstanding{results_.size(), planned.via});
-  results_.push_back(std::move(result));
+  log_call(planned, out.what);
+  outstanding_.emplace(id, std::move(out));
   std::visit([&](auto& call) { env_.send(planned.via, std::move(call)); }, planned.call);
 }
 
@@ -102,17 +102,11 @@ void Requestor::handle(Address from, Message&& msg) {
 
 void Requestor::answer(std::uint64_t id, Status status, InfoList info) {
   auto it = outstanding_.find(id);
-  if (it == outstanding_.end()) return;
-  CallResult& result = results_[it->second.result_index];
+  if (it == outstanding_.end()) return;  // answered already: only the first answer counts
+  const Outstanding out = std::move(it->second);
   outstanding_.erase(it);
-  result.answered = env_.now();
-  result.status = status;
-  result.info = std::move(info);
-  env_.log(ev::Answer{.corr = result.corr,
-                      .what = result.what,
-                      .status = status,
-                      .info = result.info,
-                      .latency = result.answered - result.sent});
+  env_.log(
+      ev::Answer{.corr = out.corr, .what = out.what, .status = status, .info = info, .latency = env_.now() - out.sent});
 }
 
 void Requestor::fail_via(Address via, Status status) {

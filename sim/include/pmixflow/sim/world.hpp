@@ -68,7 +68,6 @@ class World {
   // Runs until nothing is in flight and no timer is armed.
   void run();
 
-  Role* role(Address a) const;
   const WorldStats& stats() const { return stats_; }
   std::string_view name_of(Address a) const;
 

@@ -1,6 +1,5 @@
-// From what the roles recorded to what researchers read: each request's fate in Batsim's
-// terms and the comparison with a trace's recording. Independent of the environment, so the
-// simulator and the emulator write the same jobs.csv and recorded.csv from the same run.
+// From the log's accounts to what researchers read: each allocation request's fate in Batsim's
+// terms and the comparison with a trace's recording. The same for every environment.
 #pragma once
 
 #include <cstddef>
@@ -9,21 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "pmixflow/model/cluster.hpp"
+#include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/outcomes.hpp"
-#include "pmixflow/roles/requestor.hpp"
-#include "pmixflow/roles/scheduler.hpp"
-#include "pmixflow/trace/scenario.hpp"
-#include "pmixflow/trace/swf.hpp"
+#include "pmixflow/results/run_info.hpp"
 
 namespace pmixflow {
 
-// One outcome per PMIX_ALLOC_NEW call of `sc`, in the scenario's order, matched by corr with
-// the scheduler's record and the requestor's answer. Times are relative to the scenario's
-// time origin; a replayed trace's jobs ("job<N>") are named by their SWF number.
-std::vector<JobOutcome> job_outcomes(const Scenario& sc, const std::vector<AllocationRecord>& records,
-                                     const std::map<std::string, const CallResult*>& answers, const Cluster& cluster,
-                                     bool from_trace);
+// One outcome per PMIX_ALLOC_NEW call, in the order of the scenario's (or trace's) lines.
+// Times are relative to the run's time origin; a replayed trace's jobs ("job<N>") are named
+// by their SWF number.
+std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const SchedulerLedger& scheduler);
 
 // Each job's simulated wait beside the wait SWF field 3 says the machine imposed (jobs that
 // ran and have a recorded wait), and how the two compare.
@@ -36,8 +30,11 @@ struct RecordedComparison {
   double share_within_10_min = 0;  // |simulated - recorded| <= 600 s
 };
 
+// The recorded waits of a replay's jobs, by job id, as their calls carried them.
+std::map<std::string, double> recorded_waits(const RunInfo& run, const CallLedger& calls);
+
 // Nothing when no job can be compared.
 std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
-                                                         const SwfTrace& trace);
+                                                         const std::map<std::string, double>& recorded_wait);
 
 }  // namespace pmixflow

@@ -1,6 +1,7 @@
 // Anything that asks for resources: a submit tool, an application process, a launcher. It
 // places its calls at their planned times through its entry point (a daemon, the controller,
-// or the scheduler itself) and records every answer.
+// or the scheduler itself) and logs each call and its answer: what it asked and what it got
+// is in the event log, where the run's outputs are computed from.
 #pragma once
 
 #include <cstdint>
@@ -31,15 +32,6 @@ struct PlannedCall {
   CallNotes notes;
 };
 
-struct CallResult {
-  std::string corr;
-  std::string what;  // directive or session operation, for people reading the summary
-  double sent = 0;
-  double answered = -1;  // -1: never answered
-  Status status = Status::Success;
-  InfoList info;
-};
-
 class Requestor final : public Role {
  public:
   Requestor(Env& env, Proc identity, std::vector<PlannedCall> plan);
@@ -48,11 +40,12 @@ class Requestor final : public Role {
   void handle(Address from, Message&& msg) override;
 
   const Proc& identity() const { return identity_; }
-  const std::vector<CallResult>& results() const { return results_; }
 
  private:
   struct Outstanding {
-    std::size_t result_index;
+    std::string corr;
+    std::string what;  // directive or session operation, for people reading the log
+    double sent = 0;
     Address via;
   };
   void arm_next();
@@ -67,7 +60,6 @@ class Requestor final : public Role {
   std::size_t next_call_ = 0;
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, Outstanding> outstanding_;
-  std::vector<CallResult> results_;
 };
 
 std::string describe_call(const Call& call);  // "PMIX_ALLOC_NEW", "PMIX_SESSION_TERMINATE"

@@ -2,6 +2,12 @@
 // relayed by the controller (with PMIX_REQUESTOR) or directly from tools. It never tells
 // the RM about an allocation by answering a request: it instantiates a session through
 // PMIx_Session_control, and answers the requestor once the RM has the session (FLOW.md §2).
+//
+// Its parts, as Flux's qmanager splits them: the resource pool, the request queue the policy
+// reads, the live allocations, and the calls outstanding at the RM (roles/scheduler/). Its
+// files: the protocol (scheduler.cpp), allocation requests (requests.cpp), session control and
+// completion (session_ctrl.cpp), the RM's answers (rm_answers.cpp), the policy's passes
+// (scheduling.cpp).
 #pragma once
 
 #include <cstdint>
@@ -12,9 +18,13 @@
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
-#include "pmixflow/proto/env.hpp"
-#include "pmixflow/vocab/hostlist.hpp"
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/proto/origin.hpp"
+#include "pmixflow/roles/scheduler/live_allocations.hpp"
+#include "pmixflow/roles/scheduler/request_queue.hpp"
+#include "pmixflow/roles/scheduler/resource_pool.hpp"
+#include "pmixflow/roles/scheduler/rm_calls.hpp"
 
 namespace pmixflow {
 
@@ -27,25 +37,6 @@ struct SchedulerConfig {
   std::map<std::string, int> queue_priorities;
 };
 
-// One allocation as the scheduler accounts for it, kept after it ends for the run's outputs.
-struct AllocationRecord {
-  std::string alloc_id;
-  std::uint32_t session_id = 0;
-  std::string corr;
-  std::string requestor;
-  double submitted = 0;
-  double started = -1;
-  double ended = -1;
-  std::uint64_t cpus = 0;
-  double time_limit = 0;
-  std::string node_list;
-  Status status = Status::Success;                   // how the request was answered
-  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
-  int priority = 0;
-  std::uint32_t preemptions = 0;  // times its session was terminated and the request requeued
-  double lost_cpu_s = 0;          // work those sessions had done, lost: sum of run time x cpus
-};
-
 class Scheduler final : public Role {
  public:
   Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config = {});
@@ -54,110 +45,66 @@ class Scheduler final : public Role {
   void start() override;
   void handle(Address from, Message&& msg) override;
 
-  const std::vector<AllocationRecord>& records() const { return records_; }
   bool rm_connected() const { return rm_connected_; }
 
  private:
-  struct Need {
-    std::uint64_t cpus = 0;
-    std::uint32_t nodes = 0;  // whole nodes asked for (PMIX_ALLOC_NUM_NODES)
-  };
-  struct Origin {
-    Address address;
-    std::uint64_t id = 0;
-    std::string corr;
-  };
-  struct Queued {
-    QueuedRequest view;
-    Origin origin;
-    Proc requestor;
-    std::string req_id;
-    Need need;
-    double time_limit = 0;
-    InfoList apps_and_job;                     // PMIX_SESSION_APP / PMIX_SESSION_JOB carried into the instantiation
-    std::optional<std::uint32_t> inheritance;  // PMIX_ALLOC_INHERITANCE, passed on to the RM
-    InfoList passed_on;                        // PMIX_ALLOC_CHILD_SEP, PMIX_SESSION_SEP: the RM's business
-    std::size_t record = 0;
-    bool answered = false;  // requeued after preemption: the requestor already has its answer
-  };
-  struct Live {
-    std::uint32_t session_id = 0;
-    Proc owner;
-    std::vector<std::pair<NodeId, std::uint32_t>> nodes;
-    RunningAllocation view;  // view.ending: its session is being terminated to make room
-    std::size_t record = 0;
-    bool instantiated = false;
-    std::optional<Queued> requeue;  // a preemptible grant: the request as it was queued
-  };
-  enum class CallKind { Instantiate, Terminate, Extend, OnBehalf, Preempt };
-  struct Outstanding {
-    CallKind kind;
-    std::string alloc_id;
-    Origin origin;                                        // the request this call serves
-    std::vector<std::pair<NodeId, std::uint32_t>> added;  // EXTEND: nodes being added
-    double new_limit = 0;
-    std::uint64_t group = 0;  // OnBehalf: the forwarded session control it is part of
-    bool requeued = false;    // Instantiate of a requeued request: nobody waits for an answer
-  };
-  // A requestor's session control, decided here and carried out by the RM session by session.
-  struct Decision {
-    Origin origin;
-    std::size_t left = 0;
-    Status status = Status::Success;
-  };
   class View;
 
-  void on_alloc_request(Address from, AllocRequest&& req);
-  void on_new(Address from, AllocRequest&& req, const Proc& requestor);
-  void on_extend(Address from, AllocRequest&& req, const Proc& requestor);
-  void on_release(Address from, AllocRequest&& req, const Proc& requestor);
-  void on_cancel(Address from, AllocRequest&& req, const Proc& requestor);
-  void on_session_ctrl(Address from, SessionCtrlRequest&& req);
-  void on_session_ctrl_response(SessionCtrlResponse&& resp);
-  void on_complete(Address from, SessionCtrlRequest&& req);
-  void decide_session_ctrl(Address from, SessionCtrlRequest&& req);
-  void answer_ctrl(const Origin& origin, Status status);
-  void node_down(const std::string& name);
-  void on_peer_lost(Address peer);
+  // One handler per kind of message the scheduler takes; the others do not concern it.
+  void on(Address from, AllocRequest&& req);
+  void on(Address from, SessionCtrlRequest&& req);
+  void on(Address from, SessionCtrlResponse&& resp);
+  void on(Address from, ConnectRequest&& req);
+  void on(Address from, ConnectResponse&& resp);
+  void on(Address from, Unreachable&& notice);
+  void on(Address from, PeerLost&& notice);
+  void on(Address from, Notification&& event);
+  template <class M>
+  void on(Address, M&&) {}
 
-  void schedule();
-  void grant(Queued&& q);
-  void preempt(const std::vector<std::uint64_t>& keys);
-  void enqueue(Queued&& q);
+  // Allocation requests (requests.cpp)
+  void on_new(const Origin& origin, const AllocRequest& req, const Proc& requestor);
+  void on_extend(const Origin& origin, const AllocRequest& req, const Proc& requestor);
+  void on_release(const Origin& origin, const AllocRequest& req, const Proc& requestor);
+  void on_cancel(const Origin& origin, const AllocRequest& req, const Proc& requestor);
   std::optional<int> queue_priority(const InfoList& info) const;
-  std::optional<Need> parse_need(const InfoList& info, Status& why) const;
-  bool fits(const Need& need) const;
-  std::vector<std::pair<NodeId, std::uint32_t>> take(const Need& need);
-  void give_back(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes);
-  void use_slots(NodeId n, std::uint32_t slots);
-  std::string node_list(const std::vector<std::pair<NodeId, std::uint32_t>>& nodes) const;
+  Live* owned(const Origin& origin, const InfoList& info, const Proc& requestor);
+
+  // Session control and completion (session_ctrl.cpp)
+  void decide_session_ctrl(const Origin& origin, SessionCtrlRequest&& req);
+  void on_complete(Address from, const SessionCtrlRequest& req);
+  void requeue(Live& live, double lost_cpu_s);
+
+  // The RM's answers (rm_answers.cpp)
+  void instantiated(const Outstanding& out, SessionCtrlResponse&& resp);
+  void extended(const Outstanding& out, const SessionCtrlResponse& resp);
+
+  // The policy's passes (scheduling.cpp)
+  void schedule();
+  void grant(QueueEntry&& q);
+  void preempt(const std::vector<std::uint64_t>& keys);
+
+  // The protocol (scheduler.cpp)
+  void rm_attached(std::string_view how);
+  void rm_lost();
+  void tool_lost(Address tool);
+  void node_down(const std::string& name);
   void answer(const Origin& origin, Status status, InfoList info = {});
-  std::uint64_t call_rm(std::uint32_t session_id, InfoList directives, const std::string& corr, Outstanding out);
-  Live* find_alloc(const InfoList& info, std::string* alloc_id);
+  void answer_ctrl(const Origin& origin, Status status);
 
   Env& env_;
   const Cluster& cluster_;
   std::unique_ptr<Policy> policy_;
   SchedulerConfig config_;
+  ResourcePool pool_;
+  RequestQueue queue_;
+  LiveAllocations live_;
+  RmCalls rm_;
+  std::vector<RunningAllocation> running_view_;  // the policy's view of live_ during a pass
   bool rm_connected_ = false;
   std::uint64_t next_key_ = 1;
-  std::uint64_t next_call_ = 1;
   std::uint32_t next_session_ = 1;
-  std::vector<std::uint32_t> free_slots_;
-  std::uint64_t free_total_ = 0;
-  std::uint64_t total_ = 0;
-  std::uint32_t schedulable_nodes_ = 0;
-  std::uint32_t whole_free_nodes_ = 0;  // nodes with every slot free
-  std::uint64_t whole_free_slots_ = 0;  // their slots
-  std::vector<Queued> queue_;           // queue order: arrival
-  std::vector<QueuedRequest> queue_view_;
-  std::map<std::string, Live> live_;  // by alloc id
-  std::vector<RunningAllocation> running_view_;
-  std::map<std::uint64_t, Outstanding> outstanding_;
-  std::map<std::uint64_t, Decision> decisions_;
-  std::vector<bool> down_;         // nodes reported down (PMIX_EVENT_NODE_DOWN)
   std::map<Address, Proc> tools_;  // requestors attached here directly
-  std::vector<AllocationRecord> records_;
 };
 
 }  // namespace pmixflow

@@ -1,4 +1,4 @@
-#include "pmixflow/results/bare_replay.hpp"
+#include "pmixflow/trace/bare_replay.hpp"
 
 #include <algorithm>
 #include <queue>

@@ -1,0 +1,26 @@
+// The sub-commands of `pmixflow`, one file each: each adds its options to the command line
+// and runs from what was parsed. Exit status: 0 success, 1 a run's or a comparison's "no"
+// (an expectation failed, two runs differ), 2 bad input.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace pmixflow::cli {
+
+inline constexpr int kBadInput = 2;
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual int run() = 0;
+};
+
+std::unique_ptr<Command> add_sim(CLI::App& app, CLI::App*& sub);
+std::unique_ptr<Command> add_report(CLI::App& app, CLI::App*& sub);
+std::unique_ptr<Command> add_diff(CLI::App& app, CLI::App*& sub);
+std::unique_ptr<Command> add_events(CLI::App& app, CLI::App*& sub);
+
+// Runs `body`, turning bad input into a message and exit status 2.
+int guarded(const std::function<int()>& body);
+
+}  // namespace pmixflow::cli

@@ -1,0 +1,90 @@
+// The two accounts a run's outcomes are read from, both rebuilt from the log: what each
+// requestor asked and was answered (its `call` and `answer` events), and how the scheduler
+// accounted for each PMIX_ALLOC_NEW it queued (alloc.queued ... session.completed).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "pmixflow/log/record.hpp"
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/vocab/vocab.hpp"
+
+namespace pmixflow {
+
+// One call of a requestor: what it asked, and its answer.
+struct CallRecord {
+  std::string corr;
+  std::string requestor;  // the party that called: "requestor:alice"
+  std::string what;
+  std::string via;
+  std::string directive;  // of an allocation request; empty otherwise
+  std::string info;       // the call's PMIx info as JSON (allocation requests)
+  std::size_t line = 0;
+  std::optional<Status> expect;
+  std::optional<double> recorded_wait;
+  double sent = 0;
+  std::optional<double> answered;
+  Status status = Status::Success;  // when answered
+  std::string answer_info = "[]";   // the answer's PMIx info as JSON
+};
+
+class CallLedger {
+ public:
+  static log::KindSet kinds();
+  void apply(const log::EventView& e);
+  // In the order the calls were placed.
+  const std::vector<CallRecord>& calls() const { return calls_; }
+  // Grouped by requestor, requestors in the order of their first line, each one's calls in
+  // the order placed: how a scenario lists them.
+  std::vector<const CallRecord*> by_requestor() const;
+
+ private:
+  std::vector<CallRecord> calls_;
+  std::unordered_map<std::string, std::size_t> by_corr_;
+};
+
+// One PMIX_ALLOC_NEW as the scheduler accounted for it.
+struct AllocationAccount {
+  std::string corr;
+  std::string requestor;
+  std::string alloc_id;
+  std::uint32_t session = 0;
+  double submitted = 0;
+  double started = -1;  // granted; -1: not (or not since its last preemption)
+  double ended = -1;    // its session reported complete
+  std::uint64_t cpus = 0;
+  double time_limit = 0;
+  std::string node_list;
+  Status status = Status::Success;                   // how the RM answered its instantiation, or why it left the queue
+  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
+  std::int64_t priority = 0;
+  std::uint32_t preemptions = 0;
+  double lost_cpu_s = 0;
+};
+
+class SchedulerLedger {
+ public:
+  static log::KindSet kinds();
+  // An event of kinds(); those the scheduler did not write are ignored.
+  void apply(const log::EventView& e);
+  const std::vector<AllocationAccount>& accounts() const { return accounts_; }
+  const AllocationAccount* find(std::string_view corr) const;
+
+ private:
+  AllocationAccount* by_alloc(std::string_view alloc);
+  AllocationAccount* by_corr(std::string_view corr);
+  void completed(const log::EventView& e);
+  void instantiated(const log::EventView& e);
+
+  std::vector<AllocationAccount> accounts_;
+  std::unordered_map<std::string, std::size_t> corr_index_;
+  std::unordered_map<std::string, std::size_t> alloc_index_;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,70 @@
+// A run's outputs, computed from its event log and nothing else: jobs.csv, summary.json,
+// recorded.csv and the summary people read. The same code serves a run in progress (the
+// ReportBuilder is one of its log's sinks) and `pmixflow report`, which reads a log back:
+// there is one path from events to results, whatever the environment.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/results/ledger.hpp"
+#include "pmixflow/results/run_info.hpp"
+
+namespace pmixflow {
+
+struct Report {
+  std::string jobs_csv;
+  std::string summary_json;
+  std::optional<std::string> recorded_csv;  // when the run compared with the recording
+  // For people: the run, its calls or its metrics, and the expectations; then, apart, one
+  // line per failed expectation (the caller prints what it wrote in between).
+  std::string text;
+  std::string failures_text;
+  bool expectations_held = true;  // and every call was answered
+  bool whole = true;              // built from a log with its closing line
+};
+
+// Takes the events the outputs are computed from, as they are written or read back.
+class ReportBuilder final : public log::EventSink {
+ public:
+  // `origin` names the log in errors about its header.
+  explicit ReportBuilder(std::string origin = "the event log") : origin_(std::move(origin)) {}
+
+  log::KindSet kinds() const override;
+  void begin(const log::LogHeader& header) override;
+  void event(const log::EventView& e) override;
+  void end(const log::EventView& closing) override;
+
+  // Everything received so far; `whole` is false when no closing line came.
+  Report report() const;
+
+ private:
+  struct Closing {
+    double t = 0;
+    std::uint64_t events = 0;
+    nlohmann::json stats;
+  };
+  std::string origin_;
+  std::optional<RunInfo> run_;
+  CallLedger calls_;
+  SchedulerLedger scheduler_;
+  std::optional<Closing> closing_;
+};
+
+struct ReportOptions {
+  bool partial = false;  // report on a log without its closing line, as far as it goes
+};
+
+// Reads the log at `path` (an events.jsonl, or a directory holding one). Throws InputError
+// for a log that cannot be read, that breaks the catalogue, or that is cut (unless partial),
+// naming the file and its last good line.
+Report report_from_log(const std::string& path, const ReportOptions& options = {});
+
+// Writes jobs.csv, summary.json and recorded.csv (when there is one) into `dir`, each only
+// once complete. Returns their paths, for people.
+std::string write_report(const Report& report, const std::string& dir);
+
+}  // namespace pmixflow

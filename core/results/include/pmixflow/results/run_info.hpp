@@ -1,0 +1,52 @@
+// What a run was, as its log's header says: the inputs every output repeats (the scenario or
+// trace, the machine, the policy) and the facts the outputs are computed with (the machine's
+// size, the time origin of a replay, whether it compares with the recording).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/log/header.hpp"
+
+namespace pmixflow {
+
+struct RunInfo {
+  std::string env;  // "sim", "emul"
+  std::uint64_t seed = 0;
+  std::string scenario;  // the scenario or trace file, as given
+  std::string name;      // the scenario's name (a trace's file name); empty: none
+  std::string description;
+  std::string platform;     // the machine, for people: "generated star, 8 nodes"
+  std::string topology;     // where the node shape came from
+  std::string head;         // the head node's name
+  std::uint32_t nodes = 0;  // compute nodes
+  std::uint32_t slots_per_node = 0;
+  std::vector<std::string> compute_nodes;  // their names, in the machine's order
+  std::string policy;
+  std::string trace;                                     // the SWF file of a replay; empty for a scenario
+  std::map<std::string, std::size_t> skipped_by_reason;  // SWF lines a replay left out
+  double time_origin = 0;                                // the outputs' time 0: a replay's first submission
+  bool compare_recorded = false;                         // recorded.csv is wanted
+
+  std::string workload() const { return name.empty() ? scenario : name; }
+  std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }
+  // The place of a compute node in the machine's order (Batsim's resource numbering); known
+  // for a RunInfo read from a header.
+  std::optional<std::uint32_t> node_index(const std::string& name) const;
+
+  // The header's inputs for this run.
+  nlohmann::json inputs() const;
+  // Throws InputError naming `file`, line 1 and the input at fault.
+  static RunInfo from_header(const log::LogHeader& header, const std::string& file);
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,93 @@
+#include "pmixflow/results/report.hpp"
+
+#include <filesystem>
+
+#include "pmixflow/log/reader.hpp"
+#include "pmixflow/results/output_file.hpp"
+#include "pmixflow/results/run_outcomes.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "report_parts.hpp"
+
+namespace pmixflow {
+
+log::KindSet ReportBuilder::kinds() const {
+  return CallLedger::kinds() | SchedulerLedger::kinds() | log::kind_set({log::EventKind::LogEnd});
+}
+
+void ReportBuilder::begin(const log::LogHeader& header) { run_ = RunInfo::from_header(header, origin_); }
+
+void ReportBuilder::event(const log::EventView& e) {
+  calls_.apply(e);
+  scheduler_.apply(e);
+}
+
+void ReportBuilder::end(const log::EventView& closing) {
+  Closing c;
+  c.t = closing.t;
+  c.events = closing.uint(log::Field::events).value_or(0);
+  c.stats = nlohmann::json::parse(closing.json(log::Field::stats).value_or("{}"), nullptr, false);
+  if (!c.stats.is_object()) c.stats = nlohmann::json::object();
+  closing_ = std::move(c);
+}
+
+Report ReportBuilder::report() const {
+  if (!run_) throw std::logic_error("ReportBuilder::report() before the log's header");
+  const RunInfo& run = *run_;
+  const std::vector<JobOutcome> outcomes = job_outcomes(run, calls_, scheduler_);
+  const Metrics metrics = compute_metrics(outcomes, run.total_slots());
+  std::optional<RecordedComparison> recorded;
+  if (run.compare_recorded) recorded = compare_with_recording(outcomes, recorded_waits(run, calls_));
+  const report_detail::Expectations expectations = report_detail::check_expectations(calls_);
+  std::optional<report_detail::RunEnd> end;
+  if (closing_) end = report_detail::RunEnd{closing_->events, closing_->stats};
+  const report_detail::Pieces pieces{run, calls_, scheduler_, end, metrics, expectations, recorded};
+  Report r;
+  r.jobs_csv = jobs_csv(outcomes);
+  r.summary_json = report_detail::summary(pieces).dump(2) + "\n";
+  if (run.compare_recorded) r.recorded_csv = recorded ? recorded->csv : "job_id,simulated_wait,recorded_wait\n";
+  r.text = report_detail::summary_text(pieces);
+  r.failures_text = report_detail::failures_text(expectations);
+  r.expectations_held = expectations.failures.empty();
+  r.whole = closing_.has_value();
+  return r;
+}
+
+Report report_from_log(const std::string& path, const ReportOptions& options) {
+  std::error_code ec;
+  const std::string file = std::filesystem::is_directory(path, ec) ? path + "/events.jsonl" : path;
+  ReportBuilder builder(file);
+  log::LogReader reader(file, {.kinds = builder.kinds()});
+  builder.begin(reader.header());
+  while (const log::EventView* e = reader.next()) {
+    if (e->kind == log::EventKind::LogEnd)
+      builder.end(*e);
+    else
+      builder.event(*e);
+  }
+  // A log that is not whole is refused: its outputs would look complete. Unless asked for.
+  if (!reader.complete() && !options.partial) {
+    const InputError& p = *reader.problem();
+    throw InputError(p.file(), p.line(), p.field(),
+                     p.detail() + " (last good line " + std::to_string(reader.last_good_line()) +
+                         "); --partial reports on what is there");
+  }
+  return builder.report();
+}
+
+std::string write_report(const Report& report, const std::string& dir) {
+  OutputFile summary(dir + "/summary.json");
+  summary.write(report.summary_json);
+  OutputFile jobs(dir + "/jobs.csv");
+  jobs.write(report.jobs_csv);
+  std::optional<OutputFile> recorded;
+  if (report.recorded_csv) {
+    recorded.emplace(dir + "/recorded.csv");
+    recorded->write(*report.recorded_csv);
+  }
+  jobs.commit();
+  if (recorded) recorded->commit();
+  summary.commit();
+  return dir + "/jobs.csv, " + (recorded ? dir + "/recorded.csv, " : "") + dir + "/summary.json";
+}
+
+}  // namespace pmixflow

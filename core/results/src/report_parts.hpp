@@ -1,0 +1,48 @@
+// The pieces of a report, each from the accounts rebuilt from the log.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/results/ledger.hpp"
+#include "pmixflow/results/outcomes.hpp"
+#include "pmixflow/results/run_info.hpp"
+#include "pmixflow/results/run_outcomes.hpp"
+
+namespace pmixflow::report_detail {
+
+// Every call's answer against what the scenario expected of it.
+struct Expectations {
+  std::size_t checked = 0;
+  std::size_t unanswered = 0;
+  nlohmann::json failures = nlohmann::json::array();
+};
+Expectations check_expectations(const CallLedger& calls);
+
+// What the run's closing line says: its end and the environment's counters.
+struct RunEnd {
+  std::uint64_t events = 0;
+  nlohmann::json stats = nlohmann::json::object();
+};
+
+struct Pieces {
+  const RunInfo& run;
+  const CallLedger& calls;
+  const SchedulerLedger& scheduler;
+  const std::optional<RunEnd>& end;
+  const Metrics& metrics;
+  const Expectations& expectations;
+  const std::optional<RecordedComparison>& recorded;
+};
+
+nlohmann::json summary(const Pieces& p);
+std::string summary_text(const Pieces& p);
+std::string failures_text(const Expectations& e);
+
+// "1.27 ms", "208 us", "58.0529 s".
+std::string fmt_seconds(double s);
+
+}  // namespace pmixflow::report_detail

@@ -1,0 +1,87 @@
+// The run for people, on a terminal: the machine, then a replay's metrics or a scenario's
+// calls with their answers, then the expectations.
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "pmixflow/vocab/vocab.hpp"
+#include "report_parts.hpp"
+
+namespace pmixflow::report_detail {
+namespace {
+
+double stat(const std::optional<RunEnd>& end, const char* key) {
+  if (!end) return 0;
+  const auto it = end->stats.find(key);
+  return it != end->stats.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+void replay_lines(std::ostream& out, const Pieces& p) {
+  const Metrics& m = p.metrics;
+  std::size_t skipped = 0;
+  for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
+  out << "  jobs: " << m.jobs << " run, " << m.rejected << " rejected, " << skipped << " skipped in the trace\n";
+  out << std::setprecision(6) << "  mean wait " << m.mean_wait_s << " s (max " << m.max_wait_s
+      << " s), mean bounded slowdown " << m.mean_bounded_slowdown << ", utilization " << m.utilization << ", makespan "
+      << m.makespan_s << " s\n";
+  if (m.preemptions > 0) out << "  preemptions " << m.preemptions << ", work lost " << m.lost_cpu_s << " cpu-s\n";
+}
+
+// The allocation id an answer named, if it did.
+std::string alloc_of(const std::string& answer_info) {
+  const auto list = nlohmann::json::parse(answer_info, nullptr, false);
+  if (list.is_array())
+    for (const auto& item : list)
+      if (item.is_array() && item.size() == 2 && item[0] == key::ALLOC_ID && item[1].is_string())
+        return item[1].get<std::string>();
+  return {};
+}
+
+void call_lines(std::ostream& out, const Pieces& p) {
+  out << "  calls (requestor#n, what, entry point -> answer):\n";
+  for (const CallRecord* c : p.calls.by_requestor()) {
+    out << "    " << std::left << std::setw(10) << c->corr << std::setw(26) << c->what << " via " << std::setw(14)
+        << c->via << " -> "
+        << (c->answered ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
+                        : std::string("NO ANSWER"));
+    if (const auto alloc = alloc_of(c->answer_info); !alloc.empty()) out << " (" << alloc << ")";
+    out << "\n";
+  }
+  std::size_t completed = 0;
+  for (const auto& a : p.scheduler.accounts()) completed += a.ended >= 0 && a.started >= 0;
+  out << "  allocations: " << p.scheduler.accounts().size() << " granted or refused, " << completed << " completed\n";
+}
+
+}  // namespace
+
+std::string summary_text(const Pieces& p) {
+  std::ostringstream out;
+  out << "pmixflow " << p.run.env << ": " << p.run.workload() << "\n";
+  if (!p.run.description.empty()) out << "  " << p.run.description << "\n";
+  out << "  machine: " << p.run.platform << "; " << p.run.nodes << " compute nodes of " << p.run.slots_per_node
+      << " slots (" << p.run.topology << "), head " << p.run.head << "\n";
+  if (p.end)
+    out << (p.run.env == "sim" ? "  simulated " : "  ran ") << fmt_seconds(stat(p.end, "sim_time_s")) << " in "
+        << fmt_seconds(stat(p.end, "wall_s")) << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))
+        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
+        << p.run.policy << "\n";
+  else
+    out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
+  if (!p.run.trace.empty())
+    replay_lines(out, p);
+  else
+    call_lines(out, p);
+  out << "  expectations: " << p.expectations.checked << " checked, " << p.expectations.failures.size() << " failed";
+  if (p.expectations.unanswered) out << " (" << p.expectations.unanswered << " calls never answered)";
+  out << "\n";
+  return out.str();
+}
+
+std::string failures_text(const Expectations& e) {
+  std::string out;
+  for (const auto& f : e.failures) out += "  FAILED: " + f.dump() + "\n";
+  return out;
+}
+
+}  // namespace pmixflow::report_detail

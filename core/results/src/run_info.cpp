@@ -1,0 +1,102 @@
+#include "pmixflow/results/run_info.hpp"
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
+
+namespace pmixflow {
+
+nlohmann::json RunInfo::inputs() const {
+  nlohmann::json in{{"scenario", scenario},
+                    {"name", name},
+                    {"description", description},
+                    {"platform", platform},
+                    {"topology", topology},
+                    {"head", head},
+                    {"nodes", nodes},
+                    {"slots_per_node", slots_per_node},
+                    {"policy", policy},
+                    {"time_origin", time_origin},
+                    {"compute_nodes", compress_host_names(compute_nodes)}};
+  if (!trace.empty()) {
+    in["trace"] = trace;
+    in["skipped_by_reason"] = skipped_by_reason;
+    in["compare_recorded"] = compare_recorded;
+  }
+  return in;
+}
+
+std::optional<std::uint32_t> RunInfo::node_index(const std::string& name) const {
+  const auto it = index_.find(name);
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
+namespace {
+
+class Inputs {
+ public:
+  Inputs(const nlohmann::json& j, const std::string& file) : j_(j), file_(file) {}
+  std::string text(const char* key, bool required = true) const {
+    const auto it = j_.find(key);
+    if (it == j_.end() && !required) return {};
+    if (it == j_.end() || !it->is_string()) fail(key, "expects a string");
+    return it->get<std::string>();
+  }
+  template <class T>
+  T number(const char* key, T otherwise, bool required = true) const {
+    const auto it = j_.find(key);
+    if (it == j_.end() && !required) return otherwise;
+    if (it == j_.end() || !it->is_number()) fail(key, "expects a number");
+    return it->get<T>();
+  }
+  [[noreturn]] void fail(const char* key, const std::string& what) const {
+    throw InputError(file_, 1, std::string("inputs.") + key, what + " (the header says what the run was)");
+  }
+
+ private:
+  const nlohmann::json& j_;
+  const std::string& file_;
+};
+
+}  // namespace
+
+RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& file) {
+  const Inputs in(header.inputs, file);
+  RunInfo r;
+  r.env = header.env;
+  r.seed = header.seed;
+  r.scenario = in.text("scenario");
+  r.name = in.text("name", false);
+  r.description = in.text("description", false);
+  r.platform = in.text("platform");
+  r.topology = in.text("topology");
+  r.head = in.text("head");
+  r.nodes = in.number<std::uint32_t>("nodes", 0);
+  r.slots_per_node = in.number<std::uint32_t>("slots_per_node", 0);
+  try {
+    r.compute_nodes = expand_host_names(in.text("compute_nodes"), "compute_nodes");
+  } catch (const InputError& e) {
+    in.fail("compute_nodes", e.detail());
+  }
+  for (std::uint32_t i = 0; i < r.compute_nodes.size(); ++i) r.index_.emplace(r.compute_nodes[i], i);
+  if (r.compute_nodes.size() != r.nodes)
+    in.fail("compute_nodes",
+            "names " + std::to_string(r.compute_nodes.size()) + " nodes, not " + std::to_string(r.nodes));
+  r.policy = in.text("policy");
+  r.time_origin = in.number<double>("time_origin", 0, false);
+  r.trace = in.text("trace", false);
+  if (const auto it = header.inputs.find("skipped_by_reason"); it != header.inputs.end()) {
+    if (!it->is_object()) in.fail("skipped_by_reason", "expects an object of counts");
+    for (const auto& [reason, count] : it->items()) {
+      if (!count.is_number_unsigned()) in.fail("skipped_by_reason", "expects whole numbers");
+      r.skipped_by_reason[reason] = count.get<std::size_t>();
+    }
+  }
+  if (const auto it = header.inputs.find("compare_recorded"); it != header.inputs.end()) {
+    if (!it->is_boolean()) in.fail("compare_recorded", "expects true or false");
+    r.compare_recorded = it->get<bool>();
+  }
+  return r;
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,68 @@
+#include "pmixflow/results/run_outputs.hpp"
+
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+namespace {
+
+log::LogHeader header_of(const RunInfo& run) {
+  log::LogHeader h;
+  h.env = run.env;
+  h.seed = run.seed;
+  h.inputs = run.inputs();
+  return h;
+}
+
+std::string log_path(const OutputOptions& o) {
+  if (!o.events_to.empty()) return o.events_to;
+  return o.dir.empty() || !o.events ? std::string() : o.dir + "/events.jsonl";
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run) : options_(options), log_(header_of(run)) {
+  if (!options_.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dir, ec);
+    if (ec) throw InputError(options_.dir, 0, "--out", "cannot create the output directory: " + ec.message());
+  }
+  if (const std::string path = log_path(options_); !path.empty()) {
+    try {
+      file_ = std::make_unique<log::LineSink>(path);
+    } catch (const std::runtime_error& e) {
+      throw InputError(path, 0, "", e.what());
+    }
+    log_.attach(*file_);
+  }
+  log_.attach(report_);
+  log_.begin();
+}
+
+RunOutputs::~RunOutputs() = default;
+
+int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err) {
+  log_.finish(end_time, "quiescent", stats.dump());
+  if (file_ && !file_->failure().empty()) throw std::runtime_error(file_->failure());
+  const Report report = report_.report();
+  std::string written;
+  if (!options_.dir.empty()) written = write_report(report, options_.dir);
+  if (!options_.quiet) {
+    std::ostream& to = options_.events_to == "-" ? err : out;  // standard output carries the log
+    to << report.text;
+    if (file_ || !written.empty()) {
+      to << "  outputs: ";
+      if (file_)
+        to << (file_->path() == "-" ? "the event log on standard output" : file_->path()) << " (" << log_.events()
+           << " events)" << (written.empty() ? "" : ", ");
+      to << written << "\n";
+    }
+    to << report.failures_text;
+  }
+  return report.expectations_held ? 0 : 1;
+}
+
+}  // namespace pmixflow

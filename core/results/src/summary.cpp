@@ -1,0 +1,147 @@
+// summary.json: the run, its metrics, and for a scenario every call and allocation.
+#include <iomanip>
+#include <sstream>
+
+#include "pmixflow/vocab/vocab.hpp"
+#include "report_parts.hpp"
+
+namespace pmixflow::report_detail {
+namespace {
+
+using json = nlohmann::json;
+
+// A PMIx info list as the log writes it ([[key, value], ...]) as an object, the last value of
+// a repeated key winning.
+json info_object(const std::string& pairs) {
+  json out = json::object();
+  const json list = json::parse(pairs, nullptr, false);
+  if (!list.is_array()) return out;
+  for (const auto& item : list)
+    if (item.is_array() && item.size() == 2 && item[0].is_string()) out[item[0].get<std::string>()] = item[1];
+  return out;
+}
+
+json calls_json(const CallLedger& calls) {
+  json out = json::array();
+  for (const CallRecord* c : calls.by_requestor()) {
+    json entry{{"corr", c->corr}, {"line", c->line}, {"what", c->what},
+               {"via", c->via},   {"sent", c->sent}, {"status", c->answered ? status_name(c->status) : "none"}};
+    if (c->answered) entry["answered"] = *c->answered;
+    entry["info"] = info_object(c->answer_info);
+    if (c->expect) entry["expected"] = status_name(*c->expect);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+json allocations_json(const SchedulerLedger& scheduler) {
+  json out = json::array();
+  for (const auto& a : scheduler.accounts()) {
+    json jobs = json::array();
+    for (const auto& [ns, st] : a.jobs) jobs.push_back({{"nspace", ns}, {"status", status_name(st)}});
+    out.push_back({{"alloc_id", a.alloc_id},
+                   {"session", a.session},
+                   {"corr", a.corr},
+                   {"requestor", a.requestor},
+                   {"submitted", a.submitted},
+                   {"started", a.started},
+                   {"ended", a.ended},
+                   {"cpus", a.cpus},
+                   {"nodes", a.node_list},
+                   {"status", status_name(a.status)},
+                   {"jobs", jobs},
+                   {"priority", a.priority},
+                   {"preemptions", a.preemptions},
+                   {"lost_cpu_s", a.lost_cpu_s}});
+  }
+  return out;
+}
+
+void add_replay(json& s, const Pieces& p) {
+  std::size_t skipped = 0;
+  for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
+  s["trace"] = p.run.trace;
+  if (p.run.compare_recorded && p.recorded)
+    s["recorded"] = {{"jobs_compared", p.recorded->jobs_compared},
+                     {"mean_recorded_wait_s", p.recorded->mean_recorded_wait_s},
+                     {"mean_abs_deviation_s", p.recorded->mean_abs_deviation_s},
+                     {"correlation", p.recorded->correlation},
+                     {"share_within_10_min", p.recorded->share_within_10_min}};
+  s["skipped"] = skipped;
+  s["skipped_by_reason"] = p.run.skipped_by_reason;
+}
+
+}  // namespace
+
+json summary(const Pieces& p) {
+  const Metrics& m = p.metrics;
+  json s{{"format", "pmixflow-summary"},
+         {"version", 1},
+         {"env", p.run.env},
+         {"scenario", p.run.workload()},
+         {"seed", p.run.seed},
+         {"policy", p.run.policy},
+         {"platform", p.run.platform},
+         {"topology", p.run.topology},
+         {"nodes", p.run.nodes},
+         {"slots_per_node", p.run.slots_per_node},
+         {"jobs", m.jobs},
+         {"rejected", m.rejected},
+         {"mean_wait_s", m.mean_wait_s},
+         {"max_wait_s", m.max_wait_s},
+         {"mean_bounded_slowdown", m.mean_bounded_slowdown},
+         {"utilization", m.utilization},
+         {"makespan_s", m.makespan_s},
+         {"preemptions", m.preemptions},
+         {"lost_work_cpu_s", m.lost_cpu_s},
+         {"expectations",
+          {{"checked", p.expectations.checked},
+           {"failed", p.expectations.failures.size()},
+           {"failures", p.expectations.failures}}}};
+  // The environment's own figures, as the closing line gives them (a cut log has none).
+  if (p.end) {
+    for (const auto& [key, value] : p.end->stats.items()) s[key] = value;
+    s["events"] = p.end->events;
+  } else {
+    s["partial"] = true;
+  }
+  if (!p.run.trace.empty()) {
+    add_replay(s, p);  // a trace's per-job detail is jobs.csv; the summary keeps the aggregates
+  } else {
+    s["calls"] = calls_json(p.calls);
+    s["allocations"] = allocations_json(p.scheduler);
+  }
+  return s;
+}
+
+Expectations check_expectations(const CallLedger& calls) {
+  Expectations e;
+  for (const CallRecord* c : calls.by_requestor()) {
+    if (!c->answered) {
+      ++e.unanswered;
+      e.failures.push_back({{"corr", c->corr}, {"line", c->line}, {"problem", "never answered"}});
+    }
+    if (!c->expect) continue;
+    ++e.checked;
+    if (c->answered && c->status != *c->expect)
+      e.failures.push_back({{"corr", c->corr},
+                            {"line", c->line},
+                            {"expected", status_name(*c->expect)},
+                            {"got", status_name(c->status)}});
+  }
+  return e;
+}
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << std::setprecision(3);
+  if (s < 1e-3)
+    o << s * 1e6 << " us";
+  else if (s < 1)
+    o << s * 1e3 << " ms";
+  else
+    o << std::setprecision(6) << s << " s";
+  return o.str();
+}
+
+}  // namespace pmixflow::report_detail

@@ -1,0 +1,47 @@
+// The allocations the scheduler has granted and not yet seen completed: their nodes, their
+// owner, and how the policy sees them running.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/roles/scheduler/request_queue.hpp"
+#include "pmixflow/roles/scheduler/resource_pool.hpp"
+#include "pmixflow/vocab/info.hpp"
+
+namespace pmixflow {
+
+struct Live {
+  std::string alloc_id;
+  std::uint32_t session_id = 0;
+  Proc owner;
+  std::string corr;  // the request it was granted for
+  Slots nodes;
+  RunningAllocation view;  // view.ending: its session is being terminated to make room
+  bool instantiated = false;
+  std::optional<QueueEntry> requeue;  // a preemptible grant: the request as it was queued
+};
+
+class LiveAllocations {
+ public:
+  Live& add(Live live);
+  void erase(const std::string& alloc_id) { live_.erase(alloc_id); }
+  Live* find(const std::string& alloc_id);
+  // By PMIX_ALLOC_ID when the info names one, else by PMIX_SESSION_ID.
+  Live* find(const InfoList& info);
+  Live* by_session(std::uint32_t session);
+  Live* by_key(std::uint64_t key);
+  // The instantiated allocations `nspace` owns.
+  std::vector<Live*> owned_by(const std::string& nspace);
+  // How the policy sees them, all.
+  void running(std::vector<RunningAllocation>& out) const;
+
+ private:
+  std::map<std::string, Live> live_;  // by alloc id: every pass over them goes in this order
+};
+
+}  // namespace pmixflow

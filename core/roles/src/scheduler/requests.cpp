@@ -1,0 +1,162 @@
+// Allocation requests as the scheduler decides them: PMIX_ALLOC_NEW queued for the policy,
+// EXTEND and RELEASE of what a requestor holds ordered from the RM, REQ_CANCEL of what waits.
+#include <cmath>
+
+#include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/timespec.hpp"
+
+namespace pmixflow {
+
+void Scheduler::on(Address from, AllocRequest&& req) {
+  if (from.kind == PartyKind::Requestor) tools_[from] = req.caller;
+  // Relayed by the RM: the real caller is in PMIX_REQUESTOR. Direct from a tool: the caller.
+  Proc requestor = req.caller;
+  if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) requestor = *p;
+  if (env_.wants<ev::AllocDecide>())
+    env_.log(ev::AllocDecide{.corr = req.corr,
+                             .directive = directive_name(req.directive),
+                             .requestor = to_string(requestor),
+                             .via = env_.name_of(from)});
+  const Origin origin{from, req.id, req.corr};
+  switch (req.directive) {
+    case Directive::New: return on_new(origin, req, requestor);
+    case Directive::Extend: return on_extend(origin, req, requestor);
+    case Directive::Release: return on_release(origin, req, requestor);
+    case Directive::ReqCancel: return on_cancel(origin, req, requestor);
+    default: return answer(origin, Status::ErrNotSupported);
+  }
+}
+
+std::optional<int> Scheduler::queue_priority(const InfoList& info) const {
+  const auto* queue = info.get<std::string>(key::ALLOC_QUEUE);
+  if (!queue) return 0;
+  if (auto it = config_.queue_priorities.find(*queue); it != config_.queue_priorities.end()) return it->second;
+  return parse_whole<int>(*queue);
+}
+
+namespace {
+
+// What the scheduler keeps of a NEW besides what the policy sees.
+Pending pending_of(const Origin& origin, const AllocRequest& req, const Proc& requestor, const Need& need,
+                   double limit) {
+  Pending p;
+  p.origin = origin;
+  p.requestor = requestor;
+  if (const auto* id = req.info.get<std::string>(key::ALLOC_REQ_ID)) p.req_id = *id;
+  p.need = need;
+  p.time_limit = limit;
+  for (const auto& item : req.info.items)
+    if (item.key == key::SESSION_APP || item.key == key::SESSION_JOB) p.apps_and_job.items.push_back(item);
+  if (auto inheritance = req.info.get_uint(key::ALLOC_INHERITANCE))
+    p.inheritance = static_cast<std::uint32_t>(*inheritance);
+  for (const auto& item : req.info.items)
+    if (item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) p.passed_on.items.push_back(item);
+  return p;
+}
+
+}  // namespace
+
+void Scheduler::on_new(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+  std::optional<Need> need = pool_.need_of(req.info);
+  double limit = 0;
+  try {
+    limit = read_alloc_time(req.info).value_or(0.0);
+  } catch (const InputError&) {
+    need.reset();
+  }
+  if (!need) return answer(origin, Status::ErrBadParam);
+  const auto priority = queue_priority(req.info);
+  if (!priority) return answer(origin, Status::ErrBadParam);
+  if (!pool_.could_hold(*need))
+    return answer(origin, Status::ErrOutOfResource);  // could never be granted: refuse now, not never
+
+  QueuedRequest view{
+      next_key_++, env_.now(), need->cpus, need->nodes, limit, *priority, req.info.flag(key::ALLOC_PREEMPTIBLE)};
+  if (env_.wants<ev::AllocQueued>()) {
+    ev::AllocQueued e{.corr = req.corr,
+                      .requestor = to_string(requestor),
+                      .cpus = need->cpus,
+                      .num_nodes = need->nodes,
+                      .time_limit = limit};
+    if (view.priority != 0 || view.preemptible) {
+      e.priority = view.priority;
+      e.preemptible = view.preemptible;
+    }
+    env_.log(e);
+  }
+  queue_.enqueue(QueueEntry{view, pending_of(origin, req, requestor, *need, limit)});
+  schedule();
+}
+
+Live* Scheduler::owned(const Origin& origin, const InfoList& info, const Proc& requestor) {
+  Live* live = live_.find(info);
+  if (!live || !live->instantiated) {
+    answer(origin, Status::ErrNotFound);
+    return nullptr;
+  }
+  if (live->owner.nspace != requestor.nspace) {
+    answer(origin, Status::ErrNoPermissions);
+    return nullptr;
+  }
+  return live;
+}
+
+void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+  Live* live = owned(origin, req.info, requestor);
+  if (!live) return;
+  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != pool_.node_list(live->nodes))
+    return answer(origin, Status::ErrNotSupported);  // a session cannot shrink; release all of it
+  InfoList directives;
+  directives.add(key::SESSION_TERMINATE, true);
+  rm_.call(live->session_id, std::move(directives), req.corr,
+           Outstanding{.kind = RmCall::Terminate, .alloc_id = live->alloc_id, .origin = origin});
+}
+
+void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+  Live* live = owned(origin, req.info, requestor);
+  if (!live) return;
+  double more_time = 0;
+  try {
+    more_time = read_alloc_time(req.info).value_or(0.0);
+  } catch (const InputError&) {
+    return answer(origin, Status::ErrBadParam);
+  }
+  const auto need = pool_.need_of(req.info);
+  if (!need && more_time <= 0) return answer(origin, Status::ErrBadParam);  // an extend must change something
+  if (need && !pool_.fits(*need)) return answer(origin, Status::ErrOutOfResource);
+  Outstanding out{.kind = RmCall::Extend, .alloc_id = live->alloc_id, .origin = origin};
+  InfoList directives;
+  directives.add(key::SESSION_EXTEND, true);
+  if (need) {
+    out.added = pool_.take(*need);
+    directives.add(key::ALLOC_NODE_LIST, pool_.node_list(out.added));
+  }
+  if (more_time > 0) {
+    const double current = live->view.expected_end - live->view.start_time;
+    out.new_limit = (std::isfinite(current) ? current : 0.0) + more_time;
+    directives.add(key::ALLOC_TIME, format_alloc_time(out.new_limit));
+  }
+  if (env_.wants<ev::AllocExtend>())
+    env_.log(ev::AllocExtend{.corr = req.corr,
+                             .alloc = live->alloc_id,
+                             .node_list = pool_.node_list(out.added),
+                             .time_limit = out.new_limit});
+  rm_.call(live->session_id, std::move(directives), req.corr, std::move(out));
+}
+
+void Scheduler::on_cancel(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+  const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
+  if (!req_id) return answer(origin, Status::ErrBadParam);
+  auto q = queue_.take_first([&](const QueuedRequest&, const Pending& p) {
+    return p.req_id == *req_id && p.requestor.nspace == requestor.nspace;
+  });
+  if (!q) return answer(origin, Status::ErrNotFound);  // unknown, or already granted
+  env_.log(ev::AllocCancelled{.corr = q->pending.origin.corr, .by_corr = req.corr});
+  answer(q->pending.origin, Status::ErrJobCanceled);
+  answer(origin, Status::Success);
+  schedule();
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,84 @@
+// The RM's answers to the scheduler's session controls, each taken as the call it answers.
+#include <algorithm>
+
+#include "pmixflow/roles/scheduler.hpp"
+
+namespace pmixflow {
+
+void Scheduler::on(Address, SessionCtrlResponse&& resp) {
+  const auto out = rm_.answered(resp.id);
+  if (!out) return;
+  switch (out->kind) {
+    case RmCall::Instantiate: return instantiated(*out, std::move(resp));
+    case RmCall::Terminate: return answer(out->origin, resp.status);
+    case RmCall::Preempt:
+      // The session is reclaimed and reported complete by the RM; that is where the request
+      // is requeued. A session that had already ended is simply not there any more.
+      if (resp.status != Status::Success)
+        env_.log(ev::AllocPreemptRefused{.alloc = out->alloc_id, .status = resp.status});
+      return;
+    case RmCall::OnBehalf:
+      if (const auto decision = rm_.settle(out->group, resp.status)) answer_ctrl(decision->origin, decision->status);
+      return;
+    case RmCall::Extend: return extended(*out, resp);
+  }
+}
+
+void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp) {
+  env_.log(ev::AllocInstantiated{.corr = out.origin.corr,
+                                 .alloc = out.alloc_id,
+                                 .status = resp.status,
+                                 .requeued = out.requeued ? std::optional<bool>(true) : std::nullopt});
+  // A requeued request's requestor has its answer already: its later sessions are only logged.
+  auto reply = [&](Status status, InfoList info = {}) {
+    if (!out.requeued) answer(out.origin, status, std::move(info));
+  };
+  Live* live = live_.find(out.alloc_id);
+  if (!live) {
+    // Already reclaimed (the RM's COMPLETE came first): the launch failed; say how.
+    return reply(resp.status == Status::Success ? Status::ErrNotFound : resp.status);
+  }
+  if (resp.status != Status::Success) {
+    pool_.give_back(live->nodes);
+    live_.erase(out.alloc_id);
+    reply(resp.status);
+    return schedule();
+  }
+  live->instantiated = true;
+  live->view.preemptible = live->requeue.has_value();
+  InfoList info;
+  info.add(key::ALLOC_ID, out.alloc_id)
+      .add(key::SESSION_ID, live->session_id)
+      .add(key::ALLOC_NODE_LIST, pool_.node_list(live->nodes));
+  for (const auto& item : resp.info.items)
+    if (item.key == key::NSPACE) info.items.push_back(item);
+  reply(Status::Success, std::move(info));
+  // Now preemptible, it may be what a waiting request of higher priority needs.
+  if (live->requeue && !queue_.empty()) schedule();
+}
+
+void Scheduler::extended(const Outstanding& out, const SessionCtrlResponse& resp) {
+  Live* live = live_.find(out.alloc_id);
+  if (!live || resp.status != Status::Success) {
+    pool_.give_back(out.added);
+    answer(out.origin, resp.status == Status::Success ? Status::ErrNotFound : resp.status);
+    return schedule();
+  }
+  for (const auto& added : out.added) {
+    auto same =
+        std::find_if(live->nodes.begin(), live->nodes.end(), [&](const auto& n) { return n.first == added.first; });
+    if (same != live->nodes.end())
+      same->second += added.second;
+    else
+      live->nodes.push_back(added);
+    live->view.cpus += added.second;
+  }
+  if (out.new_limit > 0) live->view.expected_end = live->view.start_time + out.new_limit;
+  const std::string nodes = pool_.node_list(live->nodes);
+  env_.log(ev::AllocExtended{.corr = out.origin.corr, .alloc = out.alloc_id, .node_list = nodes});
+  InfoList info;
+  info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live->session_id).add(key::ALLOC_NODE_LIST, nodes);
+  answer(out.origin, Status::Success, std::move(info));
+}
+
+}  // namespace pmixflow

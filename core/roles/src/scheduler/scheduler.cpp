@@ -1,0 +1,118 @@
+// The scheduler's protocol: starting and attaching, the RM and tools coming and going, nodes
+// reported down, and the answers it sends.
+#include "pmixflow/roles/scheduler.hpp"
+
+namespace pmixflow {
+
+Scheduler::Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config)
+    : env_(env),
+      cluster_(cluster),
+      policy_(std::move(policy)),
+      config_(std::move(config)),
+      pool_(cluster, config_.exclusive_nodes),
+      rm_(env) {}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::start() {
+  // A (re)started scheduler has lost the calls that were in flight: their callers were told
+  // PMIX_ERR_UNREACH when the connection broke. Allocations it granted are kept, as a real
+  // scheduler recovers them from its own state.
+  env_.log(ev::SchedulerUp{.policy = policy_->name()});
+  for (const auto& q : queue_.take_all([](const QueuedRequest&, const Pending&) { return true; }))
+    env_.log(ev::AllocDropped{.corr = q.pending.origin.corr,
+                              .status = Status::ErrUnreach,
+                              .detail = "the scheduler restarted: the requests it had queued are lost"});
+  rm_.forget();
+  rm_connected_ = false;
+  if (config_.attach_at_start) {
+    InfoList info;
+    info.add(key::SERVER_SCHEDULER, true);
+    env_.send(Address::controller(), ConnectRequest{rm_.next_id(), Proc{"scheduler", 0}, std::move(info)});
+  }
+}
+
+void Scheduler::handle(Address from, Message&& msg) {
+  std::visit([&](auto&& m) { on(from, std::move(m)); }, std::move(msg));
+}
+
+void Scheduler::on(Address from, ConnectRequest&& req) {
+  // The RM looking for its scheduler at start-up, or a tool attaching to submit.
+  env_.send(from, ConnectResponse{req.id, Status::Success});
+  if (from == Address::controller()) rm_attached("rm-connected");
+}
+
+void Scheduler::on(Address from, ConnectResponse&& resp) {
+  if (from == Address::controller() && resp.status == Status::Success) rm_attached("scheduler-connected");
+}
+
+void Scheduler::on(Address, Unreachable&& notice) {
+  if (notice.kind == MessageKind::ConnectRequest)
+    env_.log(ev::RmAbsent{.detail = "no controller yet; waiting for it to connect"});
+  else if (notice.kind == MessageKind::SessionCtrlRequest && notice.to == Address::controller())
+    rm_lost();
+}
+
+void Scheduler::on(Address, PeerLost&& notice) {
+  if (notice.peer.kind == PartyKind::Requestor)
+    tool_lost(notice.peer);
+  else if (notice.peer == Address::controller())
+    rm_lost();
+}
+
+void Scheduler::on(Address, Notification&& event) {
+  if (event.code == Status::EventNodeDown)
+    if (const auto* name = event.info.get<std::string>(key::HOSTNAME)) node_down(*name);
+}
+
+void Scheduler::rm_attached(std::string_view how) {
+  rm_connected_ = true;
+  env_.log(ev::SchedulerAttached{.how = how});
+  schedule();
+}
+
+void Scheduler::rm_lost() {
+  rm_connected_ = false;
+  env_.log(ev::RmLost{});
+  // Every call waiting on the RM is answered once, as the kind of call it was.
+  for (const Origin& origin : rm_.abandon_calls()) answer(origin, Status::ErrUnreach);
+  for (const Origin& origin : rm_.abandon_decisions()) answer_ctrl(origin, Status::ErrUnreach);
+}
+
+void Scheduler::tool_lost(Address tool) {
+  // A tool attached here went away: the RM ends the sessions tied to it (SEP=false).
+  auto it = tools_.find(tool);
+  if (it == tools_.end() || !rm_connected_) return;
+  InfoList info;
+  info.add(key::PROCID, it->second);
+  tools_.erase(it);
+  env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
+}
+
+void Scheduler::node_down(const std::string& name) {
+  // A dead node leaves the pool for good: what it held is never handed out again.
+  const auto n = cluster_.find(name);
+  if (!n || !pool_.node_down(*n)) return;
+  env_.log(ev::NodeRemoved{.node = name});
+  // What the smaller machine can never hold is refused now rather than left to wait forever.
+  for (const auto& q :
+       queue_.take_all([this](const QueuedRequest&, const Pending& p) { return !pool_.could_hold(p.need); })) {
+    env_.log(ev::AllocDropped{.corr = q.pending.origin.corr,
+                              .status = Status::ErrOutOfResource,
+                              .detail = "a node went down: the machine can no longer hold it"});
+    answer(q.pending.origin, Status::ErrOutOfResource);
+  }
+  schedule();
+}
+
+void Scheduler::answer(const Origin& origin, Status status, InfoList info) {
+  env_.log(ev::AllocAnswer{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
+  env_.send(origin.address, AllocResponse{origin.id, status, std::move(info), origin.corr});
+}
+
+void Scheduler::answer_ctrl(const Origin& origin, Status status) {
+  env_.log(ev::SessionCtrlAnswer{.corr = origin.corr, .to = env_.name_of(origin.address), .status = status});
+  env_.send(origin.address, SessionCtrlResponse{origin.id, status, {}, origin.corr});
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,108 @@
+// The policy's passes: what it may look at, the requests it starts, the sessions it takes back.
+#include <limits>
+
+#include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/vocab/timespec.hpp"
+
+namespace pmixflow {
+
+class Scheduler::View final : public SchedulingView {
+ public:
+  explicit View(const Scheduler& s) : s_(s) {}
+  double now() const override { return s_.env_.now(); }
+  std::uint64_t total_cpus() const override { return s_.pool_.total(); }
+  std::uint64_t free_cpus() const override { return s_.pool_.free(); }
+  bool fits_now(const QueuedRequest& r) const override { return s_.pool_.fits(Need{r.cpus, r.nodes}); }
+  std::span<const QueuedRequest> queue() const override { return s_.queue_.view(); }
+  std::span<const RunningAllocation> running() const override { return s_.running_view_; }
+
+ private:
+  const Scheduler& s_;
+};
+
+void Scheduler::schedule() {
+  if (!rm_connected_ || queue_.empty()) return;
+  live_.running(running_view_);
+  View view(*this);
+  while (auto key = policy_->next(view)) {
+    const auto* q = [&]() -> const QueuedRequest* {
+      for (const auto& v : queue_.view())
+        if (v.key == *key) return &v;
+      return nullptr;
+    }();
+    if (!q || !pool_.fits(Need{q->cpus, q->nodes})) break;  // a policy must only pick what fits now
+    grant(std::move(*queue_.take(*key)));
+  }
+  if (!queue_.empty()) {
+    const auto victims = policy_->preempt(view);
+    if (!victims.empty()) preempt(victims);
+  }
+}
+
+void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
+  // Taking resources back is a TERMINATE: PREEMPT only suspends and keeps the nodes
+  // (FLOW.md section 4). The request is requeued once the RM reports the session complete.
+  for (const std::uint64_t key : keys) {
+    Live* live = live_.by_key(key);
+    if (!live || !live->view.preemptible) continue;  // only what the view offered
+    live->view.preemptible = false;
+    live->view.ending = true;
+    live->view.expected_end = env_.now();
+    env_.log(ev::AllocPreempt{
+        .corr = live->corr, .alloc = live->alloc_id, .session = live->session_id, .cpus = live->view.cpus});
+    InfoList directives;
+    directives.add(key::SESSION_TERMINATE, true);
+    rm_.call(live->session_id, std::move(directives), live->corr,
+             Outstanding{.kind = RmCall::Preempt, .alloc_id = live->alloc_id});
+  }
+}
+
+namespace {
+
+// PMIX_SESSION_INSTANTIATE for a grant: its resources, its owner, its job, what it passes on.
+InfoList instantiation(const Pending& p, const std::string& alloc_id, const std::string& nodes) {
+  InfoList resources;
+  resources.add(key::ALLOC_NODE_LIST, nodes).add(key::ALLOC_ID, alloc_id);
+  if (!p.req_id.empty()) resources.add(key::ALLOC_REQ_ID, p.req_id);
+  if (p.time_limit > 0) resources.add(key::ALLOC_TIME, format_alloc_time(p.time_limit));
+  if (p.inheritance) resources.add(key::ALLOC_INHERITANCE, *p.inheritance);
+  InfoList directives;
+  directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources));
+  directives.add(key::REQUESTOR, p.requestor);  // the session's owner, for the RM's own checks
+  for (const auto& item : p.apps_and_job.items) directives.items.push_back(item);
+  for (const auto& item : p.passed_on.items) directives.items.push_back(item);
+  return directives;
+}
+
+}  // namespace
+
+void Scheduler::grant(QueueEntry&& q) {
+  const std::uint32_t session_id = next_session_++;
+  Live live;
+  live.alloc_id = "alloc-" + std::to_string(session_id);
+  live.session_id = session_id;
+  live.owner = q.pending.requestor;
+  live.corr = q.pending.origin.corr;
+  live.nodes = pool_.take(q.pending.need);
+  // Preemptible only once the RM holds the session: there is nothing to terminate before.
+  const double limit = q.pending.time_limit;
+  live.view = RunningAllocation{q.view.key,
+                                q.pending.need.cpus,
+                                env_.now(),
+                                limit > 0 ? env_.now() + limit : std::numeric_limits<double>::infinity(),
+                                q.view.priority,
+                                false,
+                                false};
+  if (q.view.preemptible) live.requeue = q;  // the request as it was queued, to requeue
+  running_view_.push_back(live.view);
+  const std::string nodes = pool_.node_list(live.nodes);
+  env_.log(ev::AllocGrant{.corr = live.corr, .alloc = live.alloc_id, .session = session_id, .node_list = nodes});
+  InfoList directives = instantiation(q.pending, live.alloc_id, nodes);
+  // A requeued request was answered with its first session; its later ones are the RM's news.
+  Outstanding out{.kind = RmCall::Instantiate, .alloc_id = live.alloc_id, .origin = q.pending.origin};
+  out.requeued = q.pending.answered;
+  live_.add(std::move(live));
+  rm_.call(session_id, std::move(directives), q.pending.origin.corr, std::move(out));
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,49 @@
+// Who runs, when, and does what: the parties a scenario puts on a machine. The controller and
+// the scheduler with their configuration and the times they come up and go down; each
+// requestor with its identity, its calls resolved to the party they enter through, and its
+// exit; the node faults to inject. An environment places these parties on its own hosts.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pmixflow/model/cluster.hpp"
+#include "pmixflow/roles/controller.hpp"
+#include "pmixflow/roles/requestor.hpp"
+#include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/trace/run.hpp"
+
+namespace pmixflow {
+
+// When a party comes up (true) and goes down (false), in order; the first entry starts it.
+using UpDown = std::vector<std::pair<double, bool>>;
+
+struct RequestorDeployment {
+  std::string name;
+  Proc identity;
+  std::vector<PlannedCall> plan;
+  UpDown schedule;
+};
+
+struct NodeFaultAt {
+  double at = 0;
+  NodeId node = 0;
+  NodeFault fault = NodeFault::Dies;
+};
+
+struct Deployment {
+  ControllerConfig controller;
+  UpDown controller_schedule;
+  SchedulerConfig scheduler;
+  UpDown scheduler_schedule;
+  std::vector<RequestorDeployment> requestors;  // in order of first appearance in the scenario
+  std::vector<NodeFaultAt> faults;
+  double last_call = 0;  // when the last call is planned: how far a run has to go
+};
+
+// Throws InputError naming the scenario's file, line and field: an entry point or a node that
+// is not on this machine, a requestor_exit of a requestor that makes no call.
+Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster);
+
+}  // namespace pmixflow

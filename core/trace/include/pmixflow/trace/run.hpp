@@ -1,0 +1,51 @@
+// What a run is, apart from any environment: what it is given (a scenario or a trace, the
+// policy and its queues, the seed), where its outputs go, and the workload those inputs load
+// into. The simulator and the emulator take the same RunInputs; their own knobs are theirs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/results/output_options.hpp"
+#include "pmixflow/trace/scenario.hpp"
+#include "pmixflow/trace/swf.hpp"
+
+namespace pmixflow {
+
+struct RunInputs {
+  std::string scenario_file;  // empty, with no trace: `scenario_text`
+  std::string scenario_text;  // the built-in demo
+  std::string trace_file;     // SWF (.swf or .swf.gz) to replay instead of a scenario
+  bool lenient = false;       // skip and count malformed SWF lines instead of failing
+  double via_daemon = 0.5;    // share of replayed jobs submitted through a daemon
+  bool compare_recorded = false;
+  std::string policy;  // overrides the scenario's
+  bool exclusive_nodes = false;
+  std::map<std::string, int> queue_priorities;   // added to (and overriding) the scenario's
+  std::vector<std::int64_t> preemptible_queues;  // replayed jobs of these SWF queues are preemptible
+  bool all_preemptible = false;
+  std::uint64_t seed = 0;
+  OutputOptions outputs;
+};
+
+// The inputs, read and checked before anything runs.
+struct Workload {
+  Scenario scenario;  // for a trace, made by plan_replay() once the machine is known
+  std::optional<SwfTrace> trace;
+  std::string policy;  // the one that decides: the option, else the scenario's (fcfs for a trace)
+  // A trace's own machine when its header gives it: MaxNodes nodes of MaxProcs / MaxNodes slots.
+  std::optional<std::uint32_t> trace_nodes;
+  std::optional<std::uint32_t> trace_slots;
+};
+
+// Throws InputError naming the file, line and field: a missing or malformed scenario or trace,
+// an unknown or unloadable policy.
+Workload load_workload(const RunInputs& in);
+
+// A replay's calls on a machine of `compute_nodes`: every job a PMIx_Allocation_request.
+void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_nodes);
+
+}  // namespace pmixflow

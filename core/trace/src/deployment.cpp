@@ -1,0 +1,105 @@
+#include "pmixflow/trace/deployment.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/hostlist.hpp"
+
+namespace pmixflow {
+namespace {
+
+// One compute node by name or by its place (`+nK`, as in a --host list), so that one scenario
+// runs on any machine. `what` is the field, for the error.
+NodeId one_node(const std::string& text, const Cluster& cluster, const std::string& what) {
+  const auto chosen = resolve_hosts(parse_host_list(text, HostUse::Activate, what), cluster.schedulable_names(), what);
+  if (chosen.size() != 1) throw InputError(what, 0, "", "names " + std::to_string(chosen.size()) + " nodes");
+  return *cluster.find(chosen.front());
+}
+
+Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
+  if (c.via == "controller") return Address::controller();
+  if (c.via == "scheduler") return Address::scheduler();
+  const std::string node = c.via.substr(7);  // "daemon:NODE"
+  try {
+    return Address::daemon(one_node(node, cluster, "via"));
+  } catch (const InputError& e) {
+    if (cluster.find(node) == Cluster::kHead)
+      throw InputError(sc.origin, c.line, "via",
+                       "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
+    const auto& nodes = cluster.nodes();
+    throw InputError(sc.origin, c.line, "via",
+                     "no single compute node '" + node + "': " + e.detail() + " (nodes are " + nodes[1].name + " .. " +
+                         nodes.back().name + ", or +n0 .. +n" + std::to_string(nodes.size() - 2) + ")");
+  }
+}
+
+std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
+  if (sc.dvm == "head") return {};
+  const auto names = cluster.schedulable_names();
+  std::vector<std::string> chosen;
+  if (sc.dvm == "all") {
+    chosen = names;
+  } else {
+    try {
+      chosen = resolve_hosts(parse_host_list(sc.dvm, HostUse::Host, "controller.dvm"), names, "controller.dvm");
+    } catch (const InputError& e) {
+      throw InputError(sc.origin, 1, "controller.dvm", e.detail());
+    }
+  }
+  std::vector<NodeId> out;
+  for (const auto& n : chosen) out.push_back(*cluster.find(n));
+  return out;
+}
+
+SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in) {
+  SchedulerConfig c;
+  c.attach_at_start = sc.scheduler_attaches;
+  c.exclusive_nodes = sc.exclusive_nodes || in.exclusive_nodes;
+  c.queue_priorities = sc.queue_priorities;
+  for (const auto& [queue, priority] : in.queue_priorities) c.queue_priorities[queue] = priority;
+  return c;
+}
+
+// Requestors in order of first appearance, each with its calls resolved on this machine.
+void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
+  std::map<std::string, std::size_t> index;
+  for (const auto& c : sc.calls) {
+    auto [it, added] = index.emplace(c.requestor, d.requestors.size());
+    if (added) d.requestors.push_back(RequestorDeployment{c.requestor, Proc{c.requestor, 0}, {}, {{0.0, true}}});
+    d.requestors[it->second].plan.push_back(
+        PlannedCall{c.at, resolve_via(c, sc, cluster), c.call, CallNotes{c.line, c.expect_status, c.recorded_wait}});
+    d.last_call = std::max(d.last_call, c.at);
+  }
+  for (const auto& exit : sc.requestor_exits) {
+    const auto it = index.find(exit.requestor);
+    if (it == index.end())
+      throw InputError(sc.origin, exit.line, "requestor", "no requestor named '" + exit.requestor + "' makes a call");
+    d.requestors[it->second].schedule.emplace_back(exit.at, false);
+  }
+}
+
+}  // namespace
+
+Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster) {
+  const Scenario& sc = workload.scenario;
+  Deployment d;
+  requestors(d, sc, cluster);
+  d.controller.connect_to_scheduler = sc.connect_to_scheduler;
+  d.controller.no_scheduler = sc.no_scheduler;
+  d.controller.initial_dvm = initial_dvm(sc, cluster);
+  d.controller_schedule = {{sc.controller_start, true}};
+  d.scheduler = scheduler_config(sc, in);
+  if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);
+  for (const auto& t : sc.scheduler_transitions) d.scheduler_schedule.emplace_back(t.at, t.up);
+  for (const auto& fault : sc.node_events) {
+    try {
+      d.faults.push_back(NodeFaultAt{fault.at, one_node(fault.node, cluster, "node"), fault.fault});
+    } catch (const InputError& e) {
+      throw InputError(sc.origin, fault.line, "node", "no single compute node '" + fault.node + "': " + e.detail());
+    }
+  }
+  return d;
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,45 @@
+#include "pmixflow/trace/run.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/trace/replay.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+
+Workload load_workload(const RunInputs& in) {
+  Workload w;
+  if (!in.trace_file.empty()) {
+    w.trace = read_swf(in.trace_file, SwfOptions{in.lenient});
+    if (w.trace->max_nodes && *w.trace->max_nodes > 0) {
+      w.trace_nodes = static_cast<std::uint32_t>(*w.trace->max_nodes);
+      if (w.trace->max_procs)
+        w.trace_slots =
+            static_cast<std::uint32_t>(std::max<std::int64_t>(1, *w.trace->max_procs / *w.trace->max_nodes));
+    }
+  } else if (in.scenario_file.empty()) {
+    std::istringstream text(in.scenario_text);
+    w.scenario = parse_scenario(text, "built-in demo scenario");
+  } else {
+    w.scenario = load_scenario(in.scenario_file);
+  }
+  w.policy = !in.policy.empty() ? in.policy : w.trace ? std::string("fcfs") : w.scenario.policy;
+  try {
+    make_policy(w.policy);  // known (or loadable) before anything runs
+  } catch (const InputError& e) {
+    if (!in.policy.empty()) throw;
+    throw InputError(w.scenario.origin, 1, "policy", e.detail());
+  }
+  return w;
+}
+
+void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_nodes) {
+  if (!workload.trace) return;
+  workload.scenario = scenario_from_trace(
+      *workload.trace, compute_nodes,
+      ReplayOptions{in.via_daemon, in.seed, workload.policy, 1.0, in.preemptible_queues, in.all_preemptible});
+}
+
+}  // namespace pmixflow

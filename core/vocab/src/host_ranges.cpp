@@ -1,0 +1,82 @@
+#include "pmixflow/vocab/host_ranges.hpp"
+
+#include <stdexcept>
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+
+namespace pmixflow {
+namespace {
+
+struct Split {
+  std::string_view prefix;
+  std::string_view digits;  // empty: the name does not end in a number
+};
+
+Split split(std::string_view name) {
+  std::size_t i = name.size();
+  while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') --i;
+  return {name.substr(0, i), name.substr(i)};
+}
+
+std::string padded(unsigned long long n, std::size_t width) {
+  std::string s = std::to_string(n);
+  return s.size() < width ? std::string(width - s.size(), '0') + s : s;
+}
+
+}  // namespace
+
+std::string compress_host_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size();) {
+    if (names[i].find_first_of(",[]") != std::string::npos)
+      throw std::invalid_argument("host name '" + names[i] + "' cannot be written in a host range");
+    const Split first = split(names[i]);
+    const auto start = parse_whole<unsigned long long>(first.digits);
+    std::size_t j = i + 1;
+    if (start) {
+      while (j < names.size()) {
+        const Split next = split(names[j]);
+        const auto n = parse_whole<unsigned long long>(next.digits);
+        if (next.prefix != first.prefix || next.digits.size() != first.digits.size() || !n || *n != *start + (j - i))
+          break;
+        ++j;
+      }
+    }
+    if (!out.empty()) out += ',';
+    if (j - i == 1)
+      out += names[i];
+    else
+      out += std::string(first.prefix) + "[" + std::string(first.digits) + "-" +
+             std::string(split(names[j - 1]).digits) + "]";
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::string> expand_host_names(std::string_view text, std::string_view origin) {
+  std::vector<std::string> out;
+  auto bad = [&](const std::string& what) { return InputError(std::string(origin), 0, "", what); };
+  for (std::size_t from = 0; from <= text.size() && !text.empty();) {
+    const auto comma = text.find(',', from);
+    const std::string_view item =
+        text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
+    from = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
+    if (item.empty()) throw bad("an empty name in '" + std::string(text) + "'");
+    const auto open = item.find('[');
+    if (open == std::string_view::npos) {
+      out.emplace_back(item);
+      continue;
+    }
+    const auto dash = item.find('-', open), close = item.find(']', open);
+    if (dash == std::string_view::npos || close != item.size() - 1 || dash > close)
+      throw bad("'" + std::string(item) + "' is not prefix[first-last]");
+    const std::string_view lo = item.substr(open + 1, dash - open - 1), hi = item.substr(dash + 1, close - dash - 1);
+    const auto a = parse_whole<unsigned long long>(lo), b = parse_whole<unsigned long long>(hi);
+    if (!a || !b || *b < *a) throw bad("'" + std::string(item) + "' has no range of numbers");
+    for (auto n = *a; n <= *b; ++n) out.push_back(std::string(item.substr(0, open)) + padded(n, lo.size()));
+  }
+  return out;
+}
+
+}  // namespace pmixflow

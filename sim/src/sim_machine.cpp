@@ -1,0 +1,87 @@
+#include "pmixflow/sim/sim_machine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <simgrid/s4u.hpp>
+
+#include "pmixflow/vocab/errors.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace pmixflow::sim {
+namespace {
+
+// What SimGrid is told on its own command line: quiet, small actor stacks (an idle daemon
+// should cost almost nothing), and the context factory (threads under the sanitizers).
+// Every daemon starting at once needs its own stack: past ~16k of them, guard pages would
+// exceed the kernel's mapping limit (vm.max_map_count), so very large machines run with
+// smaller stacks and no guard pages.
+std::vector<std::string> engine_args(const SimKnobs& k, std::size_t compute_nodes) {
+  std::vector<std::string> args{"pmixflow", "--log=root.thres:critical"};
+  std::string contexts = k.contexts;
+  if (contexts.empty())
+    if (const char* env = std::getenv("PMIXFLOW_SIM_CONTEXTS")) contexts = env;
+  if (!contexts.empty()) args.push_back("--cfg=contexts/factory:" + contexts);
+  constexpr std::size_t kGuardedNodes = 16384;
+  if (compute_nodes > kGuardedNodes && contexts != "thread") {
+    args.push_back("--cfg=contexts/stack-size:64");
+    args.push_back("--cfg=contexts/guard-size:0");
+  } else {
+    args.push_back("--cfg=contexts/stack-size:256");
+  }
+  for (const auto& extra : k.simgrid_cfg) args.push_back("--cfg=" + extra);
+  return args;
+}
+
+NodeShape builtin_shape() {
+  NodeShape s;  // the shape of topologies/small-node.xml, for a binary run away from its sources
+  s.source = "built-in (2 packages x 4 cores)";
+  s.packages = 2;
+  s.numa_nodes = 1;
+  s.cores = s.pus = s.slots = 8;
+  return s;
+}
+
+// A trace run without a machine of its own gets the one it was recorded on.
+PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
+  PlatformOptions p = k.platform;
+  if (w.trace && p.platform_file.empty() && p.nodes == 0) {
+    if (!w.trace_nodes)
+      throw InputError(w.trace->path, 0, "MaxNodes",
+                       "the header has no MaxNodes: give the machine with --nodes or --platform");
+    p.nodes = *w.trace_nodes;
+  }
+  return p;
+}
+
+NodeShape shape_for(const SimKnobs& k, const Workload& w) {
+  if (w.trace && k.topology_is_default && w.trace_slots) {
+    NodeShape s;
+    s.source = "trace header (MaxProcs / MaxNodes)";
+    s.slots = s.cores = s.pus = *w.trace_slots;
+    return s;
+  }
+  return k.topology_file.empty() ? builtin_shape() : load_topology(k.topology_file, k.slot_unit);
+}
+
+}  // namespace
+
+SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
+  const PlatformOptions platform = platform_for(knobs, workload);
+  shape_ = shape_for(knobs, workload);
+  // SimGrid is configured before the platform exists: size it from what was asked for.
+  args_ = engine_args(knobs, platform.platform_file.empty() ? (platform.nodes ? platform.nodes : 8) : platform.nodes);
+  for (auto& a : args_) argv_.push_back(a.data());
+  int argc = static_cast<int>(argv_.size());
+  engine_ = std::make_unique<sg4::Engine>(&argc, argv_.data());
+  machine_ = build_platform(*engine_, platform);
+  std::vector<Node> nodes;
+  nodes.push_back(Node{machine_.head->get_name(), shape_.slots, false});
+  for (auto* h : machine_.compute) nodes.push_back(Node{h->get_name(), shape_.slots, true});
+  cluster_ = std::make_unique<Cluster>(std::move(nodes));
+}
+
+SimMachine::~SimMachine() = default;
+
+}  // namespace pmixflow::sim
