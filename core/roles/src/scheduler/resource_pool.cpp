@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "pmixflow/vocab/hostlist.hpp"
-
 namespace pmixflow {
 
 ResourcePool::ResourcePool(const Cluster& cluster, bool exclusive_nodes)
@@ -46,8 +44,8 @@ void ResourcePool::use(NodeId n, std::uint32_t slots) {
   free_total_ -= slots;
 }
 
-Slots ResourcePool::take(const Need& need) {
-  Slots out;
+SlotList ResourcePool::take(const Need& need) {
+  SlotList out;
   const bool whole_nodes = need.nodes > 0 || exclusive_nodes_;
   std::uint64_t left = whole_nodes && need.nodes > 0 ? need.nodes : need.cpus;
   for (NodeId n = 0; n < cluster_.size() && left > 0; ++n) {
@@ -68,7 +66,7 @@ Slots ResourcePool::take(const Need& need) {
   return out;
 }
 
-void ResourcePool::give_back(const Slots& slots) {
+void ResourcePool::give_back(const SlotList& slots) {
   for (const auto& [n, k] : slots) {
     if (down_[n]) continue;
     free_slots_[n] += k;
@@ -96,11 +94,6 @@ bool ResourcePool::node_down(NodeId n) {
   return true;
 }
 
-std::string ResourcePool::node_list(const Slots& slots) const {
-  std::vector<HostEntry> hosts;
-  hosts.reserve(slots.size());
-  for (const auto& [n, k] : slots) hosts.push_back(HostEntry{cluster_.node(n).name, k});
-  return format_host_list(hosts);
-}
+std::string ResourcePool::node_list(const SlotList& slots) const { return format_node_slots(slots, cluster_); }
 
 }  // namespace pmixflow

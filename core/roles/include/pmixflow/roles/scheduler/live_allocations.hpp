@@ -20,7 +20,7 @@ struct Live {
   std::uint32_t session_id = 0;
   Proc owner;
   std::string corr;  // the request it was granted for
-  Slots nodes;
+  SlotList nodes;
   RunningAllocation view;  // view.ending: its session is being terminated to make room
   bool instantiated = false;
   std::optional<QueueEntry> requeue;  // a preemptible grant: the request as it was queued

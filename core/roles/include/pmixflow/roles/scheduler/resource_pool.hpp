@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
+#include "pmixflow/model/node_slots.hpp"
 #include "pmixflow/vocab/info.hpp"
 
 namespace pmixflow {
@@ -19,9 +20,6 @@ struct Need {
   std::uint64_t cpus = 0;
   std::uint32_t nodes = 0;  // whole nodes asked for; 0 for a cpu count
 };
-
-// Slots held, node by node.
-using Slots = std::vector<std::pair<NodeId, std::uint32_t>>;
 
 class ResourcePool {
  public:
@@ -39,13 +37,13 @@ class ResourcePool {
 
   // First fit in node order: deterministic, and it packs sessions onto few nodes. Whole nodes
   // for a node count, and for a cpu count in exclusive mode.
-  Slots take(const Need& need);
-  void give_back(const Slots& slots);
+  SlotList take(const Need& need);
+  void give_back(const SlotList& slots);
   // A dead node leaves the pool for good. False when it was already out.
   bool node_down(NodeId node);
 
   // `n01:4,n02:4`, in PMIX_ALLOC_NODE_LIST syntax.
-  std::string node_list(const Slots& slots) const;
+  std::string node_list(const SlotList& slots) const;
 
  private:
   void use(NodeId n, std::uint32_t slots);

@@ -1,0 +1,26 @@
+// Nodes with slot counts, as a session holds them and PMIX_ALLOC_NODE_LIST writes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pmixflow/model/cluster.hpp"
+
+namespace pmixflow {
+
+// Node by node, in order: (node, slots).
+using SlotList = std::vector<std::pair<NodeId, std::uint32_t>>;
+
+// `n01:4,n02` as nodes of `cluster` with their slots (all of a node's where none are given).
+// Nothing when it names a node the machine does not have or cannot schedule; InputError when
+// it is no node list at all.
+std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& cluster);
+
+// The other way: `n01:4,n02:8`.
+std::string format_node_slots(const SlotList& slots, const Cluster& cluster);
+
+}  // namespace pmixflow

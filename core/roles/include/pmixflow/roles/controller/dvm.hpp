@@ -1,0 +1,89 @@
+// The DVM as the controller keeps it (FLOW.md §6): every node's daemon (none, starting, up,
+// failed), the sessions holding it and the processes running there; the size changes under way,
+// each ended by one PMIX_DVM_IS_READY (PMIX_ERR_DVM_MOD when a daemon failed) naming the
+// allocations it served; and the launch fence that holds new jobs while the DVM changes size.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmixflow/model/cluster.hpp"
+#include "pmixflow/model/node_slots.hpp"
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/roles/controller/scheduler_link.hpp"
+
+namespace pmixflow {
+
+enum class DaemonState : std::uint8_t { None, Starting, Up, Failed };
+std::string_view daemon_state_name(DaemonState s);
+
+struct NodeState {
+  DaemonState daemon = DaemonState::None;
+  std::vector<std::uint32_t> sessions;  // sessions holding slots here (nodes may be shared)
+  std::uint32_t procs = 0;              // local processes running
+};
+
+class Dvm {
+ public:
+  // Handed the jobs that waited behind the fence once the DVM stops changing size.
+  using Settled = std::function<void(std::deque<std::string> fenced)>;
+
+  Dvm(Env& env, const Cluster& cluster, SchedulerLink& link);
+  void on_settled(Settled f) { settled_ = std::move(f); }
+
+  // The head node is up (the controller is its daemon), the initial daemons start, and every
+  // node's state is logged, those outside the DVM as well (FLOW.md §§6, 8).
+  void start(const std::vector<NodeId>& initial);
+  const NodeState& node(NodeId n) const { return nodes_.at(n); }
+
+  // Starts a daemon on every node of `nodes` that has none. False when nothing needed to
+  // start; `notify` (the requestor of an activation) still hears PMIX_DVM_IS_READY then.
+  bool grow(const SlotList& nodes, const std::string& alloc_id, const std::string& corr, const std::string& req_id,
+            Address notify = Address::controller());
+  void daemon_ready(NodeId n);
+  void daemon_failed(NodeId n);
+  // A node in the DVM died with its daemon and processes: true when jobs may have ranks there
+  // (a daemon that was still starting fails its change instead).
+  bool node_died(NodeId n);
+
+  bool changing() const { return !changes_.empty(); }
+  void fence(const std::string& nspace) { fenced_.push_back(nspace); }
+  void unfence(const std::string& nspace);
+
+  void withhold(NodeId n, std::uint32_t session) { nodes_[n].sessions.push_back(session); }
+  // The session lets the node go; without `keep_daemon` a node nobody else holds loses its
+  // daemon (its nodes are handed back to the scheduler, inheritance NONE or CHILD).
+  void release(NodeId n, std::uint32_t session, bool keep_daemon);
+  void add_procs(NodeId n, std::uint32_t procs) { nodes_[n].procs += procs; }
+  void remove_procs(NodeId n, std::uint32_t procs);
+  // The slots a spawn into the DVM's general pool may use: up, not withheld, not full.
+  SlotList general_pool() const;
+
+  void log_node(NodeId n);
+
+ private:
+  struct Change {
+    std::vector<Address> notify;  // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
+    std::vector<NodeId> pending;
+    std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
+    std::vector<std::string> req_ids;
+    std::string corr;
+    bool failed = false;
+  };
+  void report(const Change& change, Status code, bool to_scheduler);
+  void finish_changes();
+
+  Env& env_;
+  const Cluster& cluster_;
+  SchedulerLink& link_;
+  Settled settled_;
+  std::vector<NodeState> nodes_;
+  std::vector<Change> changes_;
+  std::deque<std::string> fenced_;  // jobs waiting for the DVM to finish changing size
+};
+
+}  // namespace pmixflow

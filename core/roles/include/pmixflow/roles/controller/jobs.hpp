@@ -1,0 +1,101 @@
+// The jobs the controller runs: how a job is mapped onto slots (by slot, PRRTE's default),
+// launched on the daemons hosting its processes once the launch fence allows, started when all
+// of them have, signalled, and ended when the last has - reported to the JobEvents listener.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "pmixflow/model/node_slots.hpp"
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/roles/controller/dvm.hpp"
+
+namespace pmixflow {
+
+enum class JobState { Fenced, Launching, Running, Ended };
+
+struct Job {
+  std::string nspace;
+  std::uint32_t session = 0;  // 0: launched into the DVM's general pool
+  std::vector<App> apps;
+  SlotList placement;  // node, procs
+  JobState state = JobState::Fenced;
+  std::uint32_t started = 0;
+  std::uint32_t ended = 0;
+  Status status = Status::Success;
+  std::string corr;
+  bool paused = false;                 // by PMIX_SESSION_PAUSE
+  bool preempted = false;              // by PMIX_SESSION_PREEMPT; stopped while either holds
+  std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers, until it started
+  std::set<NodeId> running_on;         // nodes whose ranks started and hold slots
+};
+
+// What is left of a job once it has ended.
+struct EndedJob {
+  std::string nspace;
+  std::uint32_t session = 0;
+  Status status = Status::Success;     // its PMIX_JOB_TERM_STATUS
+  std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it was to answer, had it started
+};
+
+class JobEvents {
+ public:
+  virtual ~JobEvents() = default;
+  virtual void job_started(Job& job) = 0;
+  virtual void job_ended(const EndedJob& job) = 0;
+};
+
+class Jobs {
+ public:
+  Jobs(Env& env, const Cluster& cluster, Dvm& dvm, JobEvents& events)
+      : env_(env), cluster_(cluster), dvm_(dvm), events_(events) {}
+
+  // Places the job's processes by slot over `slots`, in order; false when they do not fit
+  // (a job never oversubscribes what it was given).
+  static bool map(Job& job, const SlotList& slots);
+  Job& add(Job job);
+  Job* find(const std::string& nspace);
+  std::string next_pool_nspace() { return "job-dvm." + std::to_string(++pool_jobs_); }
+  // The session a process runs in (0: none): a requestor is inside a session when it is a
+  // process of one of its jobs.
+  std::uint32_t session_of(const Proc& p) const;
+  // Processes of these jobs placed on node `n`.
+  std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
+
+  // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
+  void start_or_fence(Job& job, bool growing);
+  void launch_fenced(const std::deque<std::string>& fenced);
+  void on_started(const ProcsStarted& m);
+  void on_ended(const ProcsEnded& m);
+
+  // Stopped (SIGSTOP) while paused or preempted, continued otherwise; never signalled twice
+  // for the same state.
+  void set_stopped(Job& job, bool paused, bool preempted);
+  void signal(const Job& job, int signal);
+  // Ends the job with `reason`: a fenced job at once, a launched one by continuing and killing
+  // its processes.
+  void terminate(Job& job, Status reason);
+  // Ends the job now, before any of its processes exist (it waited behind the fence).
+  void end_unlaunched(Job& job, Status status);
+  // The node died: every job with ranks there is aborted.
+  void abort_on(NodeId node);
+
+ private:
+  void launch(Job& job);
+  void end(Job& job);
+
+  Env& env_;
+  const Cluster& cluster_;
+  Dvm& dvm_;
+  JobEvents& events_;
+  std::unordered_map<std::string, Job> jobs_;
+  std::uint32_t pool_jobs_ = 0;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,70 @@
+// The controller's link to the scheduler (FLOW.md §§2-3): whether one is attached, and what
+// becomes of a request that needs one. Attached, the request is forwarded with PMIX_REQUESTOR
+// added and its answer carried back the way it came; detached, it is held until one attaches,
+// refused, or served from the DVM's own pool, as the run is configured; a scheduler going away
+// fails every request in flight to it. PMIX_SESSION_COMPLETE waits here for a scheduler too.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/proto/origin.hpp"
+#include "pmixflow/roles/controller/call_ids.hpp"
+#include "pmixflow/roles/controller/replies.hpp"
+
+namespace pmixflow {
+
+// What happens to requests that need a scheduler while none is attached (FLOW.md §§2-3):
+// held until one attaches, refused, or served from the DVM's own pool (PRRTE's ras/hosts).
+enum class NoSchedulerMode { Hold, Refuse, Serve };
+
+class SchedulerLink {
+ public:
+  using Serve = std::function<void(const Origin& origin, AllocRequest&& req)>;
+
+  SchedulerLink(Env& env, NoSchedulerMode mode, CallIds& ids, Replies& replies)
+      : env_(env), mode_(mode), ids_(ids), replies_(replies) {}
+  void on_serve(Serve f) { serve_ = std::move(f); }
+
+  bool attached() const { return attached_; }
+  // No scheduler, and the run serves allocation requests from the DVM's own pool.
+  bool serving() const { return !attached_ && mode_ == NoSchedulerMode::Serve; }
+
+  // At start-up: the optional connection (PMIX_CONNECT_TO_SCHEDULER); the RM starts anyway.
+  void look_for_scheduler();
+  void attach(std::string_view how);
+  void detach();
+
+  // An allocation request or a requestor's session control for the scheduler.
+  void forward(Address from, Message&& msg);
+  void carry_back(AllocResponse&& resp);
+  void carry_back(SessionCtrlResponse&& resp);
+  // PMIX_SESSION_COMPLETE for the scheduler, now or once one attaches.
+  void complete(SessionCtrlRequest&& complete);
+  // An event for the scheduler, when one is there to hear it.
+  void notify(const Notification& event);
+
+ private:
+  struct Forwarded {
+    Origin origin;
+    MessageKind kind = MessageKind::AllocRequest;
+  };
+  void fail_forwarded(Status status);
+  void answer(const Forwarded& f, Status status);
+
+  Env& env_;
+  NoSchedulerMode mode_;
+  CallIds& ids_;
+  Replies& replies_;
+  Serve serve_;
+  bool attached_ = false;
+  std::map<std::uint64_t, Forwarded> forwarded_;    // by our id of the forwarded call
+  std::vector<std::pair<Address, Message>> held_;   // requests waiting for a scheduler
+  std::vector<SessionCtrlRequest> held_completes_;  // COMPLETEs waiting for one
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,109 @@
+// The controller's sessions (FLOW.md §4): created by the scheduler's INSTANTIATE (or a
+// standalone RM's own decision), their nodes withheld in the DVM for their jobs, operated on by
+// session control, timed out, tied to their owner or their parent, and reclaimed - torn down
+// first, then reported to the scheduler with PMIX_SESSION_COMPLETE, once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/model/cluster.hpp"
+#include "pmixflow/model/node_slots.hpp"
+#include "pmixflow/proto/env.hpp"
+#include "pmixflow/proto/origin.hpp"
+#include "pmixflow/roles/controller/call_ids.hpp"
+#include "pmixflow/roles/controller/dvm.hpp"
+#include "pmixflow/roles/controller/jobs.hpp"
+#include "pmixflow/roles/controller/replies.hpp"
+#include "pmixflow/roles/controller/scheduler_link.hpp"
+#include "pmixflow/roles/controller/session_op.hpp"
+
+namespace pmixflow {
+
+struct Session {
+  std::uint32_t id = 0;
+  std::string alloc_id;
+  std::string req_id;
+  std::string corr;
+  Proc owner;
+  bool by_scheduler = false;
+  bool has_apps = false;  // reclaimed when its last job ends (else a standing reservation)
+  bool terminating = false;
+  // PMIX_SESSION_SEP as given: true detaches it (from its owner, and from a parent);
+  // false ties it to its owner's lifetime. Unset: detached, but a child ends with its parent.
+  std::optional<bool> sep;
+  std::uint32_t parent = 0;  // the session its requestor runs in (0: none)
+  bool child_sep = false;    // PMIX_ALLOC_CHILD_SEP: outlives its parent
+  Inheritance inheritance = Inheritance::Default;
+  SlotList nodes;
+  double started = 0;          // when its time limit started counting
+  bool clock_started = false;  // with apps: once its first job started
+  double time_limit = 0;       // 0: none
+  TimerId limit_timer = 0;
+  std::vector<std::string> live_jobs;
+  InfoList ended_jobs;                       // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
+  std::optional<Origin> instantiate_answer;  // answered once its job is launched
+  std::vector<Origin> terminate_answers;     // answered once reclaimed
+  std::uint32_t jobs_created = 0;
+
+  std::string next_nspace() { return "job-" + std::to_string(id) + "." + std::to_string(++jobs_created); }
+};
+
+class Sessions {
+ public:
+  // A session is reclaimed; `unlaunched` is how an answer still waiting for its launch ends.
+  using Reclaimed = std::function<void(std::uint32_t session, Status unlaunched)>;
+
+  Sessions(Env& env, const Cluster& cluster, Dvm& dvm, Jobs& jobs, SchedulerLink& link, Replies& replies, CallIds& ids)
+      : env_(env), cluster_(cluster), dvm_(dvm), jobs_(jobs), link_(link), replies_(replies), ids_(ids) {}
+  void on_reclaimed(Reclaimed f) { reclaimed_ = std::move(f); }
+
+  std::size_t size() const { return sessions_.size(); }
+  Session* find(std::uint32_t id);
+  Session* by_alloc(const std::string& alloc_id);
+
+  // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
+  // decision on a requestor's call (session_control.cpp).
+  void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
+  // PMIX_SESSION_INSTANTIATE: answered now for a reservation, once launched for a job.
+  Status instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives);
+  Status terminate(Session& s, const Origin* answer_to, Status reason);
+  // Sessions tied to `owner_nspace` (SEP false), and children of `parent`, end.
+  void end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason);
+
+  // A job's start counts for its session's time limit, and answers its instantiation.
+  void start_clock(const Job& job);
+  void answer_instantiation(const Job& job);
+  void job_ended(const EndedJob& job);
+
+ private:
+  Session* new_session(const Origin& origin, std::uint32_t id, const InfoList& directives, Status& why);
+  void log_instantiated(const Session& s, const Origin& origin);
+  void arm_limit(Session& s);
+  void reclaim(Session& s);
+  void send_complete(Session& s);
+  // session_control.cpp
+  std::optional<std::vector<std::uint32_t>> targets(const Origin& origin, const SessionCtrlRequest& req,
+                                                    const SessionCaller& caller, const SessionOperation& op);
+  Status apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d,
+               const Origin* answer_to);
+  Status stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop);
+  Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
+  Status extend(Session& s, const InfoList& d);
+
+  Env& env_;
+  const Cluster& cluster_;
+  Dvm& dvm_;
+  Jobs& jobs_;
+  SchedulerLink& link_;
+  Replies& replies_;
+  CallIds& ids_;
+  Reclaimed reclaimed_;
+  std::map<std::uint32_t, Session> sessions_;
+};
+
+}  // namespace pmixflow

@@ -1,0 +1,137 @@
+// The controller's wiring and its protocol: which part takes each message.
+#include "pmixflow/roles/controller.hpp"
+
+namespace pmixflow {
+
+Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config)
+    : env_(env),
+      config_(std::move(config)),
+      replies_(env),
+      link_(env, config_.no_scheduler, ids_, replies_),
+      dvm_(env, cluster, link_),
+      jobs_(env, cluster, dvm_, *this),
+      sessions_(env, cluster, dvm_, jobs_, link_, replies_, ids_),
+      activation_(env, cluster, dvm_, sessions_),
+      standalone_(env, cluster, dvm_, sessions_, replies_),
+      spawns_(SpawnParts{env, cluster, dvm_, jobs_, sessions_, link_, activation_, ids_}) {
+  replies_.on_own_allocation(
+      [this](std::uint64_t id, Status status, const InfoList& info) { spawns_.allocated(id, status, info); });
+  link_.on_serve([this](const Origin& origin, AllocRequest&& req) { standalone_.serve(origin, std::move(req)); });
+  dvm_.on_settled([this](std::deque<std::string> fenced) { jobs_.launch_fenced(fenced); });
+  sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });
+}
+
+void Controller::start() {
+  // The head node is up (the controller is its daemon); the RM starts whether or not a
+  // scheduler is there (optional connection).
+  dvm_.start(config_.initial_dvm);
+  if (config_.connect_to_scheduler) link_.look_for_scheduler();
+}
+
+void Controller::handle(Address from, Message&& msg) {
+  std::visit(
+      [&](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest> ||
+                      std::is_same_v<T, SpawnRequest>) {
+          if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
+        }
+        on(from, std::move(m));
+      },
+      std::move(msg));
+}
+
+void Controller::on(Address from, AllocRequest&& req) {
+  if (req.directive != Directive::Activate) return link_.forward(from, std::move(req));
+  // Answered by the RM itself, never by a scheduler (FLOW.md §5).
+  std::vector<NodeId> nodes;
+  const Status st = activation_.activate(ActivateCall{req.info, req.caller, from, req.corr}, nodes);
+  InfoList info;
+  if (const auto* alloc = req.info.get<std::string>(key::ALLOC_ID)) info.add(key::ALLOC_ID, *alloc);
+  replies_.allocation(Origin{from, req.id, req.corr}, st, std::move(info));
+}
+
+void Controller::on(Address from, SessionCtrlRequest&& req) {
+  const Origin origin{from, req.id, req.corr};
+  // An order from the scheduler is carried out. From anyone else the scheduler decides (the
+  // RM forwards with PMIX_REQUESTOR); with none attached, the controller decides itself
+  // after checking the caller owns the session (FLOW.md §4).
+  if (from == Address::scheduler()) return sessions_.execute(origin, std::move(req), true);
+  if (!link_.attached()) return sessions_.execute(origin, std::move(req), false);
+  // COMPLETE is what the RM sends, never what it takes: not even the scheduler's to decide.
+  if (req.directives.flag(key::SESSION_COMPLETE)) return replies_.session_ctrl(origin, Status::ErrNotSupported);
+  link_.forward(from, std::move(req));
+}
+
+void Controller::on(Address from, SpawnRequest&& req) { spawns_.on_spawn(from, std::move(req)); }
+void Controller::on(Address, AllocResponse&& resp) { link_.carry_back(std::move(resp)); }
+void Controller::on(Address, SessionCtrlResponse&& resp) { link_.carry_back(std::move(resp)); }
+
+void Controller::on(Address from, ConnectRequest&& req) {
+  const bool declares_scheduler = req.info.flag(key::SERVER_SCHEDULER);
+  env_.send(from, ConnectResponse{req.id, Status::Success});
+  if (declares_scheduler && from == Address::scheduler()) link_.attach("scheduler-connected");
+}
+
+void Controller::on(Address from, ConnectResponse&& resp) {
+  if (from == Address::scheduler() && resp.status == Status::Success) link_.attach("rm-connected");
+}
+
+void Controller::on(Address, DaemonReady&& ready) { dvm_.daemon_ready(ready.node); }
+void Controller::on(Address, ProcsStarted&& started) { jobs_.on_started(started); }
+void Controller::on(Address, ProcsEnded&& ended) { jobs_.on_ended(ended); }
+
+void Controller::on(Address, Unreachable&& notice) {
+  if (notice.kind == MessageKind::ConnectRequest)
+    env_.log(ev::SchedulerAbsent{.detail = "optional connection: running without one"});
+  else if (notice.kind == MessageKind::DaemonReady)
+    dvm_.daemon_failed(notice.to.index);
+  else if (notice.to == Address::scheduler())
+    link_.detach();
+  else if (notice.to.kind == PartyKind::Daemon)
+    node_failed(notice.to.index);
+}
+
+void Controller::on(Address from, Notification&& event) {
+  // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
+  if (event.code != Status::ErrLostConnection) return;
+  if (const auto* gone = event.info.get<Proc>(key::PROCID)) requestor_gone(*gone, from);
+}
+
+void Controller::on(Address, PeerLost&& notice) {
+  if (notice.peer == Address::scheduler()) return link_.detach();
+  if (notice.peer.kind == PartyKind::Daemon) return node_failed(notice.peer.index);
+  // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
+  auto client = clients_.extract(notice.peer);
+  if (!client.empty()) requestor_gone(client.mapped(), Address::controller());
+}
+
+void Controller::requestor_gone(const Proc& gone, Address via) {
+  if (env_.wants<ev::RequestorGone>()) {
+    if (via == Address::controller())
+      env_.log(ev::RequestorGone{.requestor = to_string(gone)});
+    else
+      env_.log(ev::RequestorGone{.requestor = to_string(gone), .via = env_.name_of(via)});
+  }
+  sessions_.end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
+}
+
+void Controller::node_failed(NodeId node) {
+  // A node that dies takes its daemon and its processes with it: every job with ranks there
+  // is aborted, and the scheduler is told the node is down (PMIX_EVENT_NODE_DOWN).
+  if (dvm_.node_died(node)) jobs_.abort_on(node);
+}
+
+void Controller::job_started(Job& job) {
+  sessions_.start_clock(job);
+  spawns_.job_started(job);
+  standalone_.job_started(job);
+  sessions_.answer_instantiation(job);
+}
+
+void Controller::job_ended(const EndedJob& job) {
+  spawns_.job_ended(job);
+  sessions_.job_ended(job);
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,152 @@
+#include "pmixflow/roles/controller/dvm.hpp"
+
+#include <algorithm>
+
+namespace pmixflow {
+
+std::string_view daemon_state_name(DaemonState s) {
+  switch (s) {
+    case DaemonState::None: return "none";
+    case DaemonState::Starting: return "starting";
+    case DaemonState::Up: return "up";
+    case DaemonState::Failed: return "failed";
+  }
+  return "?";
+}
+
+Dvm::Dvm(Env& env, const Cluster& cluster, SchedulerLink& link)
+    : env_(env), cluster_(cluster), link_(link), nodes_(cluster.size()) {}
+
+void Dvm::start(const std::vector<NodeId>& initial) {
+  nodes_[Cluster::kHead].daemon = DaemonState::Up;
+  env_.log(ev::ControllerUp{.num_nodes = cluster_.size()});
+  log_node(Cluster::kHead);
+  SlotList nodes;
+  for (NodeId n : initial)
+    if (n != Cluster::kHead) nodes.emplace_back(n, 0);
+  grow(nodes, "", "dvm-start", "");
+  for (NodeId n = 1; n < cluster_.size(); ++n)
+    if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
+}
+
+void Dvm::report(const Change& change, Status code, bool to_scheduler) {
+  InfoList info;
+  for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
+  for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
+  env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info});
+  for (Address to : change.notify) env_.send(to, Notification{code, info, change.corr});
+  if (to_scheduler) link_.notify(Notification{code, std::move(info), change.corr});
+}
+
+bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::string& corr, const std::string& req_id,
+               Address notify) {
+  Change change;
+  change.corr = corr;
+  if (!alloc_id.empty()) change.alloc_ids.push_back(alloc_id);
+  if (!req_id.empty()) change.req_ids.push_back(req_id);
+  if (notify != Address::controller()) change.notify.push_back(notify);
+  for (const auto& [n, k] : nodes) {
+    if (nodes_[n].daemon == DaemonState::Up) continue;
+    if (nodes_[n].daemon != DaemonState::Starting) {
+      nodes_[n].daemon = DaemonState::Starting;
+      env_.start_daemon(n);
+      log_node(n);
+    }
+    change.pending.push_back(n);
+  }
+  if (change.pending.empty()) {
+    // Nothing to start: the change is complete at once, and still reported, after the answer
+    // that granted it (this handler sends that answer before any timer fires).
+    if (!change.notify.empty())
+      env_.after(0, [this, change = std::move(change)] { report(change, Status::DvmIsReady, false); });
+    return false;
+  }
+  env_.log(ev::DvmGrow{.corr = corr, .num_daemons = change.pending.size(), .alloc = alloc_id});
+  changes_.push_back(std::move(change));
+  return true;
+}
+
+void Dvm::daemon_ready(NodeId n) {
+  if (n >= nodes_.size()) return;
+  nodes_[n].daemon = DaemonState::Up;
+  log_node(n);
+  for (auto& c : changes_) std::erase(c.pending, n);
+  finish_changes();
+}
+
+void Dvm::daemon_failed(NodeId n) {
+  if (n >= nodes_.size()) return;
+  nodes_[n].daemon = DaemonState::Failed;
+  env_.log(ev::DaemonFailed{.node = cluster_.node(n).name});
+  log_node(n);
+  for (auto& c : changes_)
+    if (std::erase(c.pending, n)) c.failed = true;
+  finish_changes();
+}
+
+bool Dvm::node_died(NodeId n) {
+  if (n >= nodes_.size() || n == Cluster::kHead || nodes_[n].daemon == DaemonState::Failed) return false;
+  if (nodes_[n].daemon == DaemonState::Starting) {
+    daemon_failed(n);
+    return false;
+  }
+  nodes_[n].daemon = DaemonState::Failed;
+  nodes_[n].procs = 0;
+  InfoList info;
+  info.add(key::HOSTNAME, cluster_.node(n).name);
+  env_.log(ev::NodeDown{.node = cluster_.node(n).name, .code = Status::EventNodeDown});
+  log_node(n);
+  link_.notify(Notification{Status::EventNodeDown, std::move(info), {}});
+  return true;
+}
+
+void Dvm::finish_changes() {
+  // Every size change ends with one event naming its allocations (FLOW.md §5).
+  for (auto it = changes_.begin(); it != changes_.end();) {
+    if (!it->pending.empty()) {
+      ++it;
+      continue;
+    }
+    report(*it, it->failed ? Status::ErrDvmMod : Status::DvmIsReady, true);
+    it = changes_.erase(it);
+  }
+  if (!changes_.empty()) return;
+  // The launch fence lifts with the ready event.
+  if (settled_) settled_(std::exchange(fenced_, {}));
+}
+
+void Dvm::unfence(const std::string& nspace) { std::erase(fenced_, nspace); }
+
+void Dvm::release(NodeId n, std::uint32_t session, bool keep_daemon) {
+  std::erase(nodes_[n].sessions, session);
+  // A node another session still holds keeps its daemon whatever this one's inheritance says.
+  if (!keep_daemon && n != Cluster::kHead && nodes_[n].sessions.empty() && nodes_[n].daemon == DaemonState::Up) {
+    env_.send(Address::daemon(n), DaemonShutdown{});
+    nodes_[n].daemon = DaemonState::None;
+  }
+  log_node(n);
+}
+
+void Dvm::remove_procs(NodeId n, std::uint32_t procs) { nodes_[n].procs -= std::min(nodes_[n].procs, procs); }
+
+SlotList Dvm::general_pool() const {
+  SlotList slots;
+  for (NodeId n = 0; n < cluster_.size(); ++n)  // withheld nodes are only for their session's jobs
+    if (cluster_.node(n).schedulable && nodes_[n].daemon == DaemonState::Up && nodes_[n].sessions.empty() &&
+        nodes_[n].procs < cluster_.node(n).slots)
+      slots.emplace_back(n, cluster_.node(n).slots - nodes_[n].procs);
+  return slots;
+}
+
+void Dvm::log_node(NodeId n) {
+  if (!env_.wants<ev::Node>()) return;
+  const NodeState& st = nodes_[n];
+  const char* use = st.procs > 0 ? "busy" : !st.sessions.empty() ? "withheld" : "free";
+  std::string sessions = "[";
+  for (std::size_t i = 0; i < st.sessions.size(); ++i) sessions += (i ? "," : "") + std::to_string(st.sessions[i]);
+  sessions += ']';
+  env_.log(ev::Node{
+      .node = cluster_.node(n).name, .daemon = daemon_state_name(st.daemon), .use = use, .sessions = sessions});
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,196 @@
+#include "pmixflow/roles/controller/jobs.hpp"
+
+#include <algorithm>
+
+namespace pmixflow {
+
+bool Jobs::map(Job& job, const SlotList& slots) {
+  // By slot over the given nodes, in order: PRRTE's default mapping. Never oversubscribes.
+  std::uint64_t total = 0, procs = 0;
+  for (const auto& [n, k] : slots) total += k;
+  for (const auto& app : job.apps) procs += app.maxprocs == 0 ? total : app.maxprocs;
+  if (procs == 0 || procs > total) return false;
+  job.placement.clear();
+  auto node = slots.begin();
+  std::uint32_t used = 0;
+  for (std::uint64_t p = 0; p < procs; ++p) {
+    while (used == node->second) {
+      ++node;
+      used = 0;
+    }
+    if (job.placement.empty() || job.placement.back().first != node->first) job.placement.emplace_back(node->first, 0);
+    ++job.placement.back().second;
+    ++used;
+  }
+  return true;
+}
+
+Job& Jobs::add(Job job) {
+  const std::string nspace = job.nspace;
+  return jobs_.emplace(nspace, std::move(job)).first->second;
+}
+
+Job* Jobs::find(const std::string& nspace) {
+  const auto it = jobs_.find(nspace);
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+std::uint32_t Jobs::session_of(const Proc& p) const {
+  const auto it = jobs_.find(p.nspace);
+  return it == jobs_.end() ? 0 : it->second.session;
+}
+
+std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) const {
+  std::uint32_t used = 0;
+  for (const auto& ns : nspaces)
+    for (const auto& [jn, procs] : jobs_.at(ns).placement)
+      if (jn == n) used += procs;
+  return used;
+}
+
+void Jobs::start_or_fence(Job& job, bool growing) {
+  if (growing || dvm_.changing()) {
+    env_.log(ev::JobFenced{.nspace = job.nspace, .corr = job.corr, .detail = "DVM changing size"});
+    dvm_.fence(job.nspace);
+  } else {
+    launch(job);
+  }
+}
+
+void Jobs::launch_fenced(const std::deque<std::string>& fenced) {
+  for (const auto& nspace : fenced)
+    if (Job* job = find(nspace)) launch(*job);
+}
+
+void Jobs::launch(Job& job) {
+  job.state = JobState::Launching;
+  env_.log(ev::JobLaunch{
+      .nspace = job.nspace, .session = job.session, .corr = job.corr, .num_daemons = job.placement.size()});
+  // Each daemon runs its share; a daemon hosting ranks of several apps runs them together.
+  std::uint32_t rank = 0;
+  std::vector<NodeId> unreachable;
+  for (const auto& [n, procs] : job.placement) {
+    App local = job.apps.front();
+    for (const auto& app : job.apps) {
+      local.runtime_s = std::max(local.simulated_runtime(), app.simulated_runtime());
+      if (local.exit_code == 0) local.exit_code = app.exit_code;
+      local.fail_launch = local.fail_launch || app.fail_launch;
+    }
+    if (dvm_.node(n).daemon != DaemonState::Up) {
+      unreachable.push_back(n);
+    } else {
+      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
+      // Paused or preempted while it waited behind the fence: it starts stopped.
+      if (job.paused || job.preempted) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
+    }
+    rank += procs;
+  }
+  // Ranks whose daemon never came up cannot start; the job may end here, so it is looked up
+  // again rather than held by reference.
+  const std::string nspace = job.nspace;
+  for (NodeId n : unreachable) on_started(ProcsStarted{nspace, n, Status::ErrJobFailedToLaunch});
+}
+
+void Jobs::on_started(const ProcsStarted& m) {
+  Job* found = find(m.nspace);
+  if (!found) return;
+  Job& job = *found;
+  if (m.status != Status::Success) {
+    // A launch that fails anywhere fails the job: the ranks that did start are killed.
+    env_.log(ev::JobLaunchFailed{.nspace = job.nspace, .node = cluster_.node(m.node).name, .status = m.status});
+    if (job.status == Status::Success) {
+      job.status = m.status;
+      for (const auto& [n, procs] : job.placement)
+        if (n != m.node && dvm_.node(n).daemon == DaemonState::Up)
+          env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
+    }
+    return on_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
+  }
+  for (const auto& [n, procs] : job.placement)
+    if (n == m.node) dvm_.add_procs(n, procs);
+  job.running_on.insert(m.node);
+  dvm_.log_node(m.node);
+  if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
+  job.state = JobState::Running;
+  env_.log(ev::JobStart{.nspace = job.nspace, .session = job.session, .corr = job.corr, .code = Status::EventJobStart});
+  events_.job_started(job);
+}
+
+void Jobs::on_ended(const ProcsEnded& m) {
+  Job* found = find(m.nspace);
+  if (!found) return;
+  Job& job = *found;
+  // Only ranks that really started held slots there (a dead node holds none any more).
+  if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
+    for (const auto& [n, procs] : job.placement)
+      if (n == m.node) dvm_.remove_procs(n, procs);
+  if (m.node < cluster_.size()) dvm_.log_node(m.node);
+  // The job's status is the first failure any of its daemons reports.
+  if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;
+  if (++job.ended < job.placement.size()) return;
+  end(job);
+}
+
+void Jobs::end(Job& job) {
+  job.state = JobState::Ended;
+  env_.log(ev::JobEnd{.nspace = job.nspace,
+                      .session = job.session,
+                      .corr = job.corr,
+                      .status = job.status,
+                      .code = Status::EventJobEnd});
+  const EndedJob ended{job.nspace, job.session, job.status, job.spawn};
+  jobs_.erase(ended.nspace);
+  events_.job_ended(ended);
+}
+
+void Jobs::end_unlaunched(Job& job, Status status) {
+  dvm_.unfence(job.nspace);
+  job.status = status;
+  end(job);
+}
+
+void Jobs::set_stopped(Job& job, bool paused, bool preempted) {
+  const bool was = job.paused || job.preempted;
+  job.paused = paused;
+  job.preempted = preempted;
+  const bool now = paused || preempted;
+  if (was == now || job.state == JobState::Fenced || job.state == JobState::Ended) return;
+  if (now)
+    env_.log(ev::JobSuspend{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
+  else
+    env_.log(ev::JobContinue{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
+  for (const auto& [n, procs] : job.placement)
+    env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
+}
+
+void Jobs::signal(const Job& job, int signal) {
+  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{job.nspace, signal});
+}
+
+void Jobs::terminate(Job& job, Status reason) {
+  if (job.state == JobState::Fenced) return end_unlaunched(job, reason);
+  job.status = reason;
+  set_stopped(job, false, false);  // stopped processes are continued first, then killed
+  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), KillProcs{job.nspace, reason});
+}
+
+void Jobs::abort_on(NodeId node) {
+  std::vector<std::string> hit;
+  for (const auto& [ns, job] : jobs_)
+    for (const auto& [n, procs] : job.placement)
+      if (n == node && job.state != JobState::Ended) hit.push_back(ns);
+  std::sort(hit.begin(), hit.end());
+  for (const auto& ns : hit) {
+    Job* job = find(ns);
+    if (!job) continue;
+    job->status = Status::ErrJobAbortedBySysEvent;
+    for (const auto& [n, procs] : job->placement)
+      if (n != node) env_.send(Address::daemon(n), KillProcs{ns, Status::ErrJobAbortedBySysEvent});
+    if (job->state == JobState::Fenced)
+      end_unlaunched(*job, Status::ErrJobAbortedBySysEvent);
+    else
+      on_ended(ProcsEnded{ns, node, Status::ErrJobAbortedBySysEvent, 0});
+  }
+}
+
+}  // namespace pmixflow

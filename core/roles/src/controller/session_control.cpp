@@ -1,0 +1,180 @@
+// PMIx_Session_control carried out (FLOW.md §4): the operation parsed and checked, the
+// sessions it acts on, and what it does to each.
+#include <algorithm>
+
+#include "pmixflow/roles/controller/sessions.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+namespace {
+
+bool holds(const std::vector<std::string>& jobs, const std::string& nspace) {
+  return std::find(jobs.begin(), jobs.end(), nspace) != jobs.end();
+}
+
+}  // namespace
+
+void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler) {
+  const ParsedSessionCtrl parsed = parse_session_ctrl(req.directives);
+  if (env_.wants<ev::SessionCtrlExecute>())
+    env_.log(ev::SessionCtrlExecute{.corr = req.corr,
+                                    .session = req.session_id,
+                                    .ops = parsed.names,
+                                    .by = env_.name_of(origin.address),
+                                    .decided_by = by_scheduler ? "scheduler" : "controller"});
+  if (const auto* refused = std::get_if<Status>(&parsed.result)) return replies_.session_ctrl(origin, *refused);
+  const auto& op = std::get<SessionOperation>(parsed.result);
+  const SessionCaller caller{by_scheduler, req.caller};
+  if (op.verb == SessionVerb::Instantiate) {
+    Status st = may_instantiate(caller, req.session_id);
+    if (st == Status::Success) st = instantiate(origin, req.session_id, req.directives);
+    if (st != Status::Success) replies_.session_ctrl(origin, st);
+    return;
+  }
+  const auto ids = targets(origin, req, caller, op);
+  if (!ids) return;
+  // A single TERMINATE is answered once its session is reclaimed; anything else at once.
+  const bool answer_on_reclaim = op.verb == SessionVerb::Terminate && ids->size() == 1;
+  Status result = Status::Success;
+  for (std::uint32_t id : *ids) {
+    Session* s = find(id);
+    if (!s) continue;  // ended by an earlier target (a child of its parent)
+    // Across several sessions a named job need only be in one of them; each session acts on
+    // the named jobs it has.
+    std::vector<std::string> jobs = op.named;
+    if (req.session_id == kAllSessions) std::erase_if(jobs, [&](const auto& ns) { return !holds(s->live_jobs, ns); });
+    const Status st = apply(*s, op, jobs, req.directives, answer_on_reclaim ? &origin : nullptr);
+    if (result == Status::Success) result = st;
+  }
+  if (!answer_on_reclaim || result != Status::Success) replies_.session_ctrl(origin, result);
+}
+
+std::optional<std::vector<std::uint32_t>> Sessions::targets(const Origin& origin, const SessionCtrlRequest& req,
+                                                            const SessionCaller& caller, const SessionOperation& op) {
+  // One session, or (UINT32_MAX) every session the caller controls.
+  std::vector<std::uint32_t> ids;
+  if (req.session_id == kAllSessions) {
+    for (const auto& [id, s] : sessions_)
+      if (controls(caller, s.by_scheduler, s.owner)) ids.push_back(id);
+    // A named job must be in one of them.
+    for (const auto& ns : op.named)
+      if (std::none_of(ids.begin(), ids.end(),
+                       [&](std::uint32_t id) { return holds(sessions_.at(id).live_jobs, ns); })) {
+        replies_.session_ctrl(origin, Status::ErrNotFound);
+        return std::nullopt;
+      }
+    return ids;
+  }
+  const Session* s = find(req.session_id);
+  const Status st = !s ? Status::ErrNotFound : may_act_on(caller, s->owner);
+  if (st != Status::Success) {
+    replies_.session_ctrl(origin, st);
+    return std::nullopt;
+  }
+  ids.push_back(req.session_id);
+  return ids;
+}
+
+Status Sessions::apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d,
+                       const Origin* answer_to) {
+  if (op.sep) {
+    s.sep = *op.sep;
+    env_.log(ev::SessionSep{.session = s.id, .sep = *s.sep});
+  }
+  const bool names_jobs =
+      op.verb == SessionVerb::Preempt || op.verb == SessionVerb::Restore || op.verb == SessionVerb::Signal;
+  if (names_jobs && !op.named.empty() && jobs.empty()) return Status::Success;  // none of the named jobs is here
+  switch (op.verb) {
+    case SessionVerb::Pause: return stop_jobs(s, {}, false, true);
+    case SessionVerb::Resume: return stop_jobs(s, {}, false, false);
+    case SessionVerb::Preempt: return stop_jobs(s, jobs, true, true);
+    case SessionVerb::Restore: return stop_jobs(s, jobs, true, false);
+    case SessionVerb::Signal:
+      return op.signal ? signal_jobs(s, jobs, static_cast<int>(*op.signal)) : Status::ErrBadParam;
+    case SessionVerb::Extend: return extend(s, d);
+    case SessionVerb::Terminate: return terminate(s, answer_to, Status::ErrJobKilledByCmd);
+    case SessionVerb::Instantiate:
+    case SessionVerb::Sep: return Status::Success;
+  }
+  return Status::Success;
+}
+
+Status Sessions::stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop) {
+  // PAUSE/RESUME act on every job; PREEMPT/RESTORE on the named ones (all if none named).
+  // Preemption suspends and keeps the resources: without checkpointing, RESTORE could not
+  // be honoured otherwise (the deliberate deviation of FLOW.md §4).
+  for (const auto& ns : named)
+    if (!holds(s.live_jobs, ns)) return Status::ErrNotFound;
+  for (const auto& ns : s.live_jobs) {
+    if (!named.empty() && !holds(named, ns)) continue;
+    Job& job = *jobs_.find(ns);
+    if (preempt)
+      jobs_.set_stopped(job, job.paused, stop);
+    else
+      jobs_.set_stopped(job, stop, job.preempted);
+  }
+  return Status::Success;
+}
+
+Status Sessions::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
+  if (signal <= 0 || signal > 64) return Status::ErrBadParam;
+  for (const auto& ns : named)
+    if (!holds(s.live_jobs, ns)) return Status::ErrNotFound;
+  std::vector<std::string> doomed;
+  for (const auto& ns : s.live_jobs) {
+    if (!named.empty() && !holds(named, ns)) continue;
+    const Job& job = *jobs_.find(ns);
+    env_.log(ev::JobSignal{.nspace = ns, .session = s.id, .signal = signal});
+    if (job.state == JobState::Fenced) {
+      // Its processes do not exist yet: a terminating signal ends it before it launches,
+      // any other has nobody to reach.
+      if (signal == kSigHup || signal == kSigInt || signal == kSigKill || signal == kSigTerm) doomed.push_back(ns);
+      continue;
+    }
+    jobs_.signal(job, signal);
+  }
+  // Ending a job may reclaim the session: nothing of `s` is used after this.
+  for (const auto& ns : doomed) jobs_.end_unlaunched(*jobs_.find(ns), Status::ErrJobAbortedBySig);
+  return Status::Success;
+}
+
+Status Sessions::extend(Session& s, const InfoList& d) {
+  bool changed = false;
+  try {
+    if (const auto* list = d.get<std::string>(key::ALLOC_NODE_LIST)) {
+      const auto added = parse_node_slots(*list, cluster_);
+      if (!added) return Status::ErrBadParam;
+      for (const auto& [n, k] : *added) {
+        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const auto& e) { return e.first == n; });
+        if (same != s.nodes.end()) {
+          same->second += k;
+        } else {
+          s.nodes.emplace_back(n, k);
+          dvm_.withhold(n, s.id);
+        }
+        dvm_.log_node(n);
+      }
+      changed = !added->empty();
+      dvm_.grow(*added, s.alloc_id, s.corr, s.req_id);
+    }
+    std::optional<double> limit = read_alloc_time(d);
+    if (auto t = d.get_uint(key::TIMEOUT)) limit = static_cast<double>(*t);
+    if (limit && *limit != s.time_limit) {
+      s.time_limit = *limit;
+      arm_limit(s);
+      changed = true;
+    }
+  } catch (const InputError&) {
+    return Status::ErrBadParam;
+  }
+  if (auto inh = d.get_uint(key::ALLOC_INHERITANCE);
+      inh && *inh >= 1 && *inh <= 4 && static_cast<Inheritance>(*inh) != s.inheritance) {
+    s.inheritance = static_cast<Inheritance>(*inh);
+    changed = true;
+  }
+  if (!changed) return Status::ErrBadParam;  // an extend that changes nothing is an error
+  env_.log(ev::SessionExtend{.session = s.id, .corr = s.corr, .time_limit = s.time_limit, .num_nodes = s.nodes.size()});
+  return Status::Success;
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,245 @@
+// Sessions: instantiation, time limits, termination, dependents, reclamation.
+#include "pmixflow/roles/controller/sessions.hpp"
+
+#include <algorithm>
+
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+
+Session* Sessions::find(std::uint32_t id) {
+  const auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : &it->second;
+}
+
+Session* Sessions::by_alloc(const std::string& alloc_id) {
+  for (auto& [id, s] : sessions_)
+    if (s.alloc_id == alloc_id) return &s;
+  return nullptr;
+}
+
+namespace {
+
+struct NewSession {
+  std::optional<Session> session;
+  std::optional<Job> job;
+  Status why = Status::Success;
+};
+
+NewSession refused(Status why) {
+  NewSession out;
+  out.why = why;
+  return out;
+}
+
+// What PMIX_SESSION_INSTANTIATE asks for, checked: resources in PMIX_SESSION_RESOURCES, or
+// given directly beside the directive; apps without resources refused up front.
+NewSession read_instantiation(const Origin& origin, std::uint32_t id, const InfoList& directives,
+                              const Cluster& cluster, double now) {
+  const InfoList* res = directives.get<InfoList>(key::SESSION_RESOURCES);
+  if (!res) res = &directives;
+  const auto* list = res->get<std::string>(key::ALLOC_NODE_LIST);
+  if (!list) return refused(Status::ErrBadParam);
+  Session s;
+  s.id = id;
+  s.corr = origin.corr;
+  s.by_scheduler = origin.address == Address::scheduler();
+  s.started = now;
+  if (const auto* owner = directives.get<Proc>(key::REQUESTOR)) s.owner = *owner;
+  if (const auto* a = res->get<std::string>(key::ALLOC_ID)) s.alloc_id = *a;
+  if (const auto* r = res->get<std::string>(key::ALLOC_REQ_ID)) s.req_id = *r;
+  if (auto inh = res->get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
+    s.inheritance = static_cast<Inheritance>(*inh);
+  try {
+    auto nodes = parse_node_slots(*list, cluster);
+    if (!nodes || nodes->empty()) return refused(Status::ErrBadParam);
+    s.nodes = std::move(*nodes);
+    s.time_limit = read_alloc_time(*res).value_or(0.0);
+    if (auto t = res->get_uint(key::TIMEOUT)) s.time_limit = static_cast<double>(*t);
+  } catch (const InputError&) {
+    return refused(Status::ErrBadParam);
+  }
+  // Sessions made by session control are detached by default; SEP=false ties one to its
+  // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
+  if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v))
+    s.sep = std::get<bool>(*v);
+  s.child_sep = directives.flag(key::ALLOC_CHILD_SEP) || res->flag(key::ALLOC_CHILD_SEP);
+  NewSession out;
+  const auto* apps = directives.get<std::vector<App>>(key::SESSION_APP);
+  if (apps && !apps->empty()) {
+    s.has_apps = true;
+    Job job;
+    job.nspace = s.next_nspace();
+    job.session = id;
+    job.apps = *apps;
+    job.corr = origin.corr;
+    if (!Jobs::map(job, s.nodes)) return refused(Status::ErrOutOfResource);  // would oversubscribe the grant
+    s.live_jobs.push_back(job.nspace);
+    s.instantiate_answer = origin;
+    out.job = std::move(job);
+  }
+  out.session = std::move(s);
+  return out;
+}
+
+}  // namespace
+
+void Sessions::log_instantiated(const Session& s, const Origin& origin) {
+  if (!env_.wants<ev::SessionInstantiate>()) return;
+  env_.log(ev::SessionInstantiate{.corr = s.corr,
+                                  .session = s.id,
+                                  .alloc = s.alloc_id,
+                                  .node_list = format_node_slots(s.nodes, cluster_),
+                                  .by = env_.name_of(origin.address),
+                                  .time_limit = s.time_limit,
+                                  .with_apps = s.has_apps,
+                                  .owner = to_string(s.owner),
+                                  .sep = s.sep,
+                                  .parent = s.parent});
+}
+
+Status Sessions::instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives) {
+  if (sessions_.count(id)) return Status::ErrExists;
+  NewSession fresh = read_instantiation(origin, id, directives, cluster_, env_.now());
+  if (!fresh.session) return fresh.why;
+  fresh.session->parent = jobs_.session_of(fresh.session->owner);
+  for (const auto& [n, k] : fresh.session->nodes) dvm_.withhold(n, id);
+  log_instantiated(*fresh.session, origin);
+  for (const auto& [n, k] : fresh.session->nodes) dvm_.log_node(n);
+  Session& s = sessions_.emplace(id, std::move(*fresh.session)).first->second;
+  arm_limit(s);
+  const bool growing = dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id);
+  if (!fresh.job) {
+    // A standing reservation: granted now; its daemons are reported by PMIX_DVM_IS_READY.
+    InfoList info;
+    info.add(key::SESSION_ID, id).add(key::ALLOC_ID, s.alloc_id);
+    replies_.session_ctrl(origin, Status::Success, std::move(info));
+    return Status::Success;
+  }
+  jobs_.start_or_fence(jobs_.add(std::move(*fresh.job)), growing);
+  return Status::Success;
+}
+
+void Sessions::arm_limit(Session& s) {
+  if (s.limit_timer) env_.cancel(s.limit_timer);
+  s.limit_timer = 0;
+  // A session instantiated with its app counts its time from the job's start, as a batch
+  // system counts walltime (its daemons may first have to start); a reservation from its
+  // instantiation. The grace lets a job that ends exactly at its limit report its own end
+  // (its report crosses the network as the limit expires) rather than be killed.
+  if (s.time_limit <= 0 || (s.has_apps && !s.clock_started)) return;
+  constexpr double kGrace = 1e-3;
+  const double remaining = std::max(0.0, s.started + s.time_limit + (s.has_apps ? kGrace : 0.0) - env_.now());
+  const std::uint32_t id = s.id;
+  s.limit_timer = env_.after(remaining, [this, id] {
+    Session* session = find(id);
+    if (!session) return;
+    session->limit_timer = 0;
+    env_.log(ev::SessionTimeout{.session = id, .corr = session->corr});
+    terminate(*session, nullptr, Status::ErrTimeout);
+  });
+}
+
+Status Sessions::terminate(Session& s, const Origin* answer_to, Status reason) {
+  if (answer_to) s.terminate_answers.push_back(*answer_to);
+  if (s.terminating) return Status::Success;  // already on its way out; answered when reclaimed
+  s.terminating = true;
+  if (s.limit_timer) env_.cancel(s.limit_timer);
+  s.limit_timer = 0;
+  env_.log(ev::SessionTerminate{.session = s.id, .corr = s.corr, .reason = reason});
+  if (s.live_jobs.empty()) {
+    reclaim(s);
+    return Status::Success;
+  }
+  const auto live = s.live_jobs;  // ending jobs edit the list
+  for (const auto& nspace : live)
+    if (Job* job = jobs_.find(nspace)) jobs_.terminate(*job, reason);
+  return Status::Success;
+}
+
+void Sessions::start_clock(const Job& job) {
+  Session* s = find(job.session);
+  if (!s || !s->has_apps || s->clock_started) return;
+  s->clock_started = true;
+  s->started = env_.now();
+  arm_limit(*s);
+}
+
+void Sessions::answer_instantiation(const Job& job) {
+  Session* s = find(job.session);
+  if (!s || !s->instantiate_answer) return;
+  // "answers only once the launch is done" (FLOW.md §4)
+  InfoList info;
+  info.add(key::SESSION_ID, s->id).add(key::ALLOC_ID, s->alloc_id).add(key::NSPACE, job.nspace);
+  replies_.session_ctrl(*s->instantiate_answer, Status::Success, std::move(info));
+  s->instantiate_answer.reset();
+}
+
+void Sessions::job_ended(const EndedJob& job) {
+  // Sessions tied to this job (requested from inside it with SEP=false) end with it.
+  end_dependents(job.nspace, 0, Status::ErrJobKilledByCmd);
+  Session* s = find(job.session);
+  if (!s) return;
+  InfoList record;
+  record.add(key::NSPACE, job.nspace).add(key::JOB_TERM_STATUS, job.status);
+  s->ended_jobs.add(key::JOB_INFO_ARRAY, std::move(record));
+  std::erase(s->live_jobs, job.nspace);
+  // With apps, the session is reclaimed when its last job ends (FLOW.md §4).
+  if (s->live_jobs.empty() && (s->has_apps || s->terminating)) reclaim(*s);
+}
+
+void Sessions::send_complete(Session& s) {
+  InfoList d;
+  d.add(key::SESSION_COMPLETE, true).add(key::SESSION_ID, s.id).add(key::ALLOC_ID, s.alloc_id);
+  for (auto& item : s.ended_jobs.items) d.items.push_back(std::move(item));
+  SessionCtrlRequest complete{ids_.next(), s.id, std::move(d), kControllerProc, s.corr};
+  env_.log(ev::SessionComplete{.session = s.id, .alloc = s.alloc_id, .corr = s.corr});
+  link_.complete(std::move(complete));
+}
+
+void Sessions::reclaim(Session& s) {
+  // Tear down first, then tell the scheduler: COMPLETE goes out only once the resources
+  // really are free (FLOW.md §4).
+  if (s.limit_timer) env_.cancel(s.limit_timer);
+  s.limit_timer = 0;
+  const bool keep_daemons = s.inheritance == Inheritance::Default || s.inheritance == Inheritance::ChildDefault;
+  for (const auto& [n, k] : s.nodes) dvm_.release(n, s.id, keep_daemons);
+  env_.log(ev::SessionReclaimed{.session = s.id,
+                                .alloc = s.alloc_id,
+                                .corr = s.corr,
+                                .nodes_to = keep_daemons ? "dvm-pool" : "scheduler",
+                                .num_jobs = s.ended_jobs.size()});
+  const std::uint32_t id = s.id;
+  // An instantiation still waiting for its launch is answered with how its job ended.
+  Status unlaunched = Status::ErrJobKilledByCmd;
+  for (const auto& item : s.ended_jobs.items)
+    if (const auto* st = std::get<InfoList>(item.value).get<Status>(key::JOB_TERM_STATUS);
+        st && *st != Status::Success) {
+      unlaunched = *st;
+      break;
+    }
+  if (s.by_scheduler) send_complete(s);
+  for (const auto& origin : s.terminate_answers) replies_.session_ctrl(origin, Status::Success);
+  if (s.instantiate_answer) replies_.session_ctrl(*s.instantiate_answer, unlaunched);
+  if (reclaimed_) reclaimed_(id, unlaunched);
+  sessions_.erase(id);
+  // Children end with their parent unless separated (FLOW.md §4).
+  end_dependents("", id, Status::ErrJobKilledByCmd);
+}
+
+void Sessions::end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason) {
+  std::vector<std::uint32_t> doomed;
+  for (const auto& [sid, session] : sessions_) {
+    const bool child = parent != 0 && session.parent == parent && !session.child_sep && session.sep != true;
+    const bool tied = !owner_nspace.empty() && session.owner.nspace == owner_nspace && session.sep == false;
+    if ((child || tied) && !session.terminating) doomed.push_back(sid);
+  }
+  for (std::uint32_t sid : doomed) {
+    Session* s = find(sid);
+    if (!s) continue;
+    env_.log(ev::SessionDependentEnd{.session = sid, .parent = parent, .owner_nspace = owner_nspace});
+    terminate(*s, nullptr, reason);
+  }
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,143 @@
+#include "pmixflow/roles/controller/spawns.hpp"
+
+namespace pmixflow {
+
+void Spawns::on_spawn(Address from, SpawnRequest&& req) {
+  const std::uint64_t id = p_.ids.next();
+  const Spawn& spawn =
+      spawns_.emplace(id, Spawn{Origin{from, req.id, req.corr}, std::move(req), {}, 0, Status::Success}).first->second;
+  if (spawn.request.apps.empty()) return finish(id, Status::ErrBadParam, {});
+  if (const auto* alloc = spawn.request.job_info.get<InfoList>(key::SPAWN_ALLOC))
+    return with_allocation(id, spawn, *alloc);
+  into_existing(id, spawn);
+}
+
+void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
+  const auto sid = spawn.request.job_info.get_uint(key::SESSION_ID);
+  if (!sid) return launch(id, p_.dvm.general_pool(), 0);
+  const Session* s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
+  if (!s) return finish(id, Status::ErrNotFound, {});
+  if (s->owner.nspace != spawn.request.caller.nspace) return finish(id, Status::ErrNoPermissions, {});
+  // Only what the session's running jobs leave free: a spawn never oversubscribes.
+  SlotList slots;
+  for (const auto& [n, k] : s->nodes)
+    if (const std::uint32_t used = p_.jobs.procs_on(s->live_jobs, n); used < k) slots.emplace_back(n, k - used);
+  launch(id, slots, s->id);
+}
+
+void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc) {
+  // The allocation first, exactly as the standalone request would be served.
+  const auto* directive = alloc.get<Directive>(key::ALLOC_REQ_DIRECTIVE);
+  if (!directive) return finish(id, Status::ErrBadParam, {});
+  AllocRequest request{id, *directive, alloc, spawn.request.caller, spawn.request.corr};
+  request.info.erase(key::ALLOC_REQ_DIRECTIVE);
+  p_.env.log(ev::SpawnAlloc{.corr = spawn.request.corr, .directive = directive_name(*directive)});
+  if (*directive != Directive::Activate) return p_.link.forward(Address::controller(), std::move(request));
+  std::vector<NodeId> nodes;
+  const Status st =
+      p_.activation.activate(ActivateCall{request.info, request.caller, spawn.origin.address, request.corr}, nodes);
+  if (st != Status::Success) return finish(id, Status::ErrJobAllocFailed, {});
+  SlotList slots;
+  for (NodeId n : nodes) slots.emplace_back(n, p_.cluster.node(n).slots);
+  launch(id, slots, 0);
+}
+
+void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
+  auto it = spawns_.find(id);
+  if (it == spawns_.end()) return;
+  Spawn& spawn = it->second;
+  // The answer to our RELEASE after a failed launch: only now does the spawn fail.
+  if (!spawn.alloc_id.empty()) return finish(id, spawn.launch_error, {});
+  if (status != Status::Success) {
+    p_.env.log(ev::SpawnAllocRefused{.corr = spawn.request.corr, .status = status});
+    return finish(id, Status::ErrJobAllocFailed, {});  // nothing is launched
+  }
+  const auto* alloc_id = info.get<std::string>(key::ALLOC_ID);
+  const Session* session = alloc_id ? p_.sessions.by_alloc(*alloc_id) : nullptr;
+  if (!session) return finish(id, Status::ErrJobAllocFailed, {});
+  spawn.alloc_id = *alloc_id;
+  spawn.session = session->id;
+  launch(id, session->nodes, session->id);
+}
+
+void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session) {
+  Spawn& spawn = spawns_.at(id);
+  Job job;
+  job.session = session;
+  job.apps = spawn.request.apps;
+  job.corr = spawn.request.corr;
+  job.spawn = id;
+  Session* s = session ? p_.sessions.find(session) : nullptr;
+  job.nspace = s ? s->next_nspace() : p_.jobs.next_pool_nspace();
+  // Mapped only onto what it was given, never onto anything else the DVM holds.
+  if (!Jobs::map(job, slots)) {
+    spawn.launch_error = Status::ErrOutOfResource;
+    if (spawn.alloc_id.empty()) return finish(id, Status::ErrOutOfResource, {});
+    InfoList release;
+    release.add(key::ALLOC_ID, spawn.alloc_id);
+    return p_.link.forward(Address::controller(), AllocRequest{id, Directive::Release, std::move(release),
+                                                               spawn.request.caller, spawn.request.corr});
+  }
+  if (s) s->live_jobs.push_back(job.nspace);
+  p_.env.log(ev::SpawnLaunch{.corr = job.corr, .nspace = job.nspace, .session = session});
+  Job& added = p_.jobs.add(std::move(job));
+  bool growing = false;
+  for (const auto& [n, procs] : added.placement) growing = growing || p_.dvm.node(n).daemon != DaemonState::Up;
+  start_daemons(added);
+  p_.jobs.start_or_fence(added, growing);
+}
+
+void Spawns::start_daemons(const Job& job) {
+  // Nodes whose daemon is already starting belong to a change under way; only the others
+  // need one of their own.
+  SlotList to_start;
+  for (const auto& [n, procs] : job.placement) {
+    const DaemonState d = p_.dvm.node(n).daemon;
+    if (d == DaemonState::None || d == DaemonState::Failed) to_start.emplace_back(n, 0);
+  }
+  if (to_start.empty()) return;
+  const Session* s = job.session ? p_.sessions.find(job.session) : nullptr;
+  p_.dvm.grow(to_start, s ? s->alloc_id : "", job.corr, "");
+}
+
+void Spawns::job_started(Job& job) {
+  if (!job.spawn) return;
+  // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own
+  // and ends with it. Until it started, a failed launch hands the allocation back instead.
+  if (auto sp = spawns_.find(*job.spawn); sp != spawns_.end() && !sp->second.alloc_id.empty())
+    if (Session* s = p_.sessions.find(job.session)) s->has_apps = true;
+  finish(*job.spawn, Status::Success, job.nspace);
+  job.spawn.reset();
+}
+
+void Spawns::job_ended(const EndedJob& job) {
+  if (!job.spawn) return;
+  Spawn& sp = spawns_.at(*job.spawn);
+  sp.launch_error = job.status == Status::Success ? Status::ErrJobFailedToLaunch : job.status;
+  if (sp.alloc_id.empty()) return finish(*job.spawn, sp.launch_error, {});
+  release(*job.spawn, sp);
+}
+
+void Spawns::release(std::uint64_t id, const Spawn& spawn) {
+  // The launch failed after its allocation was granted: hand the allocation back before the
+  // spawn returns its own error, so nothing stays held for no job (FLOW.md §7).
+  p_.env.log(ev::SpawnRelease{.corr = spawn.request.corr, .alloc = spawn.alloc_id});
+  InfoList info;
+  info.add(key::ALLOC_ID, spawn.alloc_id);
+  p_.link.forward(Address::controller(),
+                  AllocRequest{id, Directive::Release, std::move(info), spawn.request.caller, spawn.request.corr});
+}
+
+void Spawns::finish(std::uint64_t id, Status status, const std::string& nspace) {
+  auto node = spawns_.extract(id);
+  if (node.empty()) return;
+  const Spawn& spawn = node.mapped();
+  InfoList info;
+  if (!spawn.alloc_id.empty() && status == Status::Success)
+    info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
+  p_.env.log(ev::SpawnAnswer{
+      .corr = spawn.origin.corr, .to = p_.env.name_of(spawn.origin.address), .status = status, .nspace = nspace});
+  p_.env.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, std::move(info), spawn.origin.corr});
+}
+
+}  // namespace pmixflow

@@ -1,0 +1,113 @@
+// PMIx_Session_control's directives read as one operation, and who may ask for what: the
+// rules a requestor meets when no scheduler decides for it (FLOW.md §4).
+#include "pmixflow/roles/controller/session_op.hpp"
+
+#include <gtest/gtest.h>
+
+#include "pmixflow/model/node_slots.hpp"
+#include "pmixflow/vocab/errors.hpp"
+
+namespace pmixflow {
+namespace {
+
+Status refusal(const ParsedSessionCtrl& p) {
+  const auto* st = std::get_if<Status>(&p.result);
+  return st ? *st : Status::Success;
+}
+
+TEST(SessionOperation, OneOperationIsReadWithTheJobsItNames) {
+  InfoList d;
+  d.add(key::SESSION_PREEMPT, true).add(key::NSPACE, std::string("job-3.1")).add(key::NSPACE, std::string("job-3.2"));
+  const auto p = parse_session_ctrl(d);
+  ASSERT_EQ(refusal(p), Status::Success);
+  const auto& op = std::get<SessionOperation>(p.result);
+  EXPECT_EQ(op.verb, SessionVerb::Preempt);
+  EXPECT_EQ(op.named, (std::vector<std::string>{"job-3.1", "job-3.2"}));
+  EXPECT_FALSE(op.sep.has_value());
+  EXPECT_EQ(p.names, "PMIX_SESSION_PREEMPT");
+}
+
+TEST(SessionOperation, TwoOperationsOrNoneAreABadParameter) {
+  InfoList two;
+  two.add(key::SESSION_PAUSE, true).add(key::SESSION_TERMINATE, true);
+  const auto p = parse_session_ctrl(two);
+  EXPECT_EQ(refusal(p), Status::ErrBadParam);
+  EXPECT_EQ(p.names, "PMIX_SESSION_PAUSE+PMIX_SESSION_TERMINATE");  // the log still says what was asked
+  EXPECT_EQ(refusal(parse_session_ctrl(InfoList{})), Status::ErrBadParam);
+  InfoList unset;
+  unset.add(key::SESSION_PAUSE, false);  // a directive set false asks for nothing
+  EXPECT_EQ(refusal(parse_session_ctrl(unset)), Status::ErrBadParam);
+}
+
+TEST(SessionOperation, CompleteAndResourceSelectionAreNeverTheRmsToTake) {
+  InfoList complete;
+  complete.add(key::SESSION_COMPLETE, true);
+  EXPECT_EQ(refusal(parse_session_ctrl(complete)), Status::ErrNotSupported);
+  InfoList select;
+  InfoList res;
+  res.add(key::ALLOC_NUM_NODES, std::uint64_t{2});
+  select.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(res));
+  EXPECT_EQ(refusal(parse_session_ctrl(select)), Status::ErrNotSupported);
+  InfoList provision;
+  provision.add(key::SESSION_EXTEND, true).add(key::SESSION_PROVISION_IMAGE, std::string("rhel9"));
+  EXPECT_EQ(refusal(parse_session_ctrl(provision)), Status::ErrNotSupported);
+}
+
+TEST(SessionOperation, SepRidesAlongOrStandsAlone) {
+  InfoList alone;
+  alone.add(key::SESSION_SEP, false);
+  const auto p = parse_session_ctrl(alone);
+  ASSERT_EQ(refusal(p), Status::Success);
+  EXPECT_EQ(std::get<SessionOperation>(p.result).verb, SessionVerb::Sep);
+  EXPECT_EQ(std::get<SessionOperation>(p.result).sep, false);
+  InfoList along;
+  along.add(key::SESSION_RESUME, true).add(key::SESSION_SEP, true);
+  const auto q = parse_session_ctrl(along);
+  ASSERT_EQ(refusal(q), Status::Success);
+  EXPECT_EQ(std::get<SessionOperation>(q.result).verb, SessionVerb::Resume);
+  EXPECT_EQ(std::get<SessionOperation>(q.result).sep, true);
+  EXPECT_EQ(q.names, "PMIX_SESSION_RESUME+PMIX_SESSION_SEP");
+}
+
+TEST(SessionOperation, SignalCarriesItsNumber) {
+  InfoList d;
+  d.add(key::SESSION_SIGNAL, std::uint64_t{15});
+  const auto p = parse_session_ctrl(d);
+  ASSERT_EQ(refusal(p), Status::Success);
+  EXPECT_EQ(std::get<SessionOperation>(p.result).signal, 15u);
+}
+
+TEST(SessionPermissions, OnlyTheSchedulerInstantiatesAndNeverEverySession) {
+  const SessionCaller scheduler{true, Proc{"scheduler", 0}};
+  const SessionCaller tool{false, Proc{"tool-1", 0}};
+  EXPECT_EQ(may_instantiate(scheduler, 7), Status::Success);
+  EXPECT_EQ(may_instantiate(tool, 7), Status::ErrNoPermissions);
+  EXPECT_EQ(may_instantiate(scheduler, kAllSessions), Status::ErrBadParam);
+}
+
+TEST(SessionPermissions, ARequestorActsOnWhatItsNamespaceOwns) {
+  const SessionCaller scheduler{true, Proc{"scheduler", 0}};
+  const SessionCaller rank3{false, Proc{"tool-1", 3}};
+  EXPECT_EQ(may_act_on(rank3, Proc{"tool-1", 0}), Status::Success);  // any rank of the owner's namespace
+  EXPECT_EQ(may_act_on(rank3, Proc{"tool-2", 0}), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(scheduler, Proc{"tool-2", 0}), Status::Success);
+  // "Every session": the scheduler's are those it instantiated, a requestor's those it owns.
+  EXPECT_TRUE(controls(scheduler, true, Proc{"tool-2", 0}));
+  EXPECT_FALSE(controls(scheduler, false, Proc{"tool-2", 0}));
+  EXPECT_TRUE(controls(rank3, false, Proc{"tool-1", 0}));
+  EXPECT_FALSE(controls(rank3, true, Proc{"tool-2", 0}));
+}
+
+TEST(NodeSlots, ReadsANodeListAgainstTheMachine) {
+  const Cluster c({{"head", 8, false}, {"n01", 8, true}, {"n02", 4, true}});
+  const auto slots = parse_node_slots("n01:3,n02", c);
+  ASSERT_TRUE(slots.has_value());
+  EXPECT_EQ(*slots, (SlotList{{1, 3}, {2, 4}}));  // a node without a count is all of its slots
+  EXPECT_EQ(format_node_slots(*slots, c), "n01:3,n02:4");
+  EXPECT_FALSE(parse_node_slots("n09", c).has_value());   // not on this machine
+  EXPECT_FALSE(parse_node_slots("head", c).has_value());  // cannot be scheduled
+  EXPECT_THROW(parse_node_slots("n01:", c), InputError);
+}
+
+}  // namespace
+}  // namespace pmixflow
