@@ -14,6 +14,7 @@
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/sim/sim_machine.hpp"
+#include "pmixflow/sim/timed_processes.hpp"
 #include "pmixflow/sim/world.hpp"
 #include "pmixflow/trace/deployment.hpp"
 #include "progress.hpp"
@@ -84,10 +85,12 @@ void place(World& world, const Deployment& d, const SimMachine& m, const std::st
     else
       world.fail_next_daemon_start(fault.at, fault.node);
   }
-  DaemonConfig daemon;
-  daemon.jitter = k.jitter;
-  daemon.seed = seed;
-  world.set_daemon_factory([daemon](Env& env, NodeId node) { return std::make_unique<Daemon>(env, node, daemon); });
+  ProcessTiming timing;
+  timing.jitter = k.jitter;
+  timing.seed = seed;
+  world.set_daemon_factory([timing](Env& env, NodeId node) {
+    return std::make_unique<Daemon>(env, node, std::make_unique<TimedProcesses>(env, node, timing));
+  });
 }
 
 nlohmann::json stats(const World& world, double wall) {

@@ -8,6 +8,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "pmixflow/proto/hop.hpp"
+#include "pmixflow/sim/wire_size.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -601,7 +602,7 @@ void World::start_daemon(NodeId node) {
       p->listening = false;
       p->serving = false;
       log(*p, ev::DaemonStartFailed{});
-      send(*p, Address::controller(), Unreachable{p->address, MessageKind::DaemonReady, 0, {}});
+      send(*p, Address::controller(), DaemonStartFailed{node});
       work_done();
       return;
     }

@@ -387,6 +387,28 @@ TEST_F(ControllerTest, InstantiateWithoutAppsIsAnsweredAtOnce) {
   EXPECT_EQ(*note.info.get<std::string>(key::ALLOC_ID), "alloc-1");
 }
 
+TEST_F(ControllerTest, AMultiAppJobKeepsEveryAppThroughTheLaunch) {
+  attach();
+  App solver = sleep_app(6, 5), monitor = sleep_app(2, 7);
+  monitor.cmd = "monitor";
+  monitor.argv = {};
+  monitor.env = {"PMIXFLOW_RUNTIME=7"};
+  from_scheduler(11, 1, instantiate("n01:4,n02:4", "alloc-1", {solver, monitor}));
+  daemons_ready({1, 2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 2u);
+  // Each daemon gets the whole job, and the ranks that are its own: n01 ranks 0-3 (solver),
+  // n02 ranks 4-7 (solver 4-5, monitor 6-7).
+  for (const auto& [to, launch] : launches) {
+    ASSERT_EQ(launch.apps.size(), 2u);
+    EXPECT_EQ(launch.apps[0], solver);
+    EXPECT_EQ(launch.apps[1], monitor);
+    EXPECT_EQ(launch.local_procs, 4u);
+  }
+  EXPECT_EQ(launches[0].second.first_rank, 0u);
+  EXPECT_EQ(launches[1].second.first_rank, 4u);
+}
+
 TEST_F(ControllerTest, InstantiateWithAppsGrowsTheDvmLaunchesAndAnswersOnceStarted) {
   attach();
   from_scheduler(11, 1, instantiate("n01:4,n02:4", "alloc-1", {sleep_app(8, 5)}));
@@ -417,7 +439,8 @@ TEST_F(ControllerTest, InstantiateWithAppsGrowsTheDvmLaunchesAndAnswersOnceStart
   EXPECT_EQ(launches[0].second.first_rank, 0u);
   EXPECT_EQ(launches[1].second.first_rank, 4u);
   EXPECT_EQ(launches[0].second.session_id, 1u);
-  EXPECT_EQ(launches[0].second.app.argv, (std::vector<std::string>{"5"}));
+  ASSERT_EQ(launches[0].second.apps.size(), 1u);
+  EXPECT_EQ(launches[0].second.apps[0].argv, (std::vector<std::string>{"5"}));
   const std::string nspace = launches[0].second.nspace;
   EXPECT_EQ(launches[1].second.nspace, nspace);
   EXPECT_EQ(sent.size(), 3u);  // still no answer to the scheduler
@@ -729,7 +752,7 @@ TEST_F(ControllerTest, InheritNoneKeepsADaemonAnotherSessionStillUses) {
 TEST_F(ControllerTest, ADaemonThatNeverComesUpFailsTheLaunch) {
   attach();
   from_scheduler(11, 1, instantiate("n01:8", "alloc-1", {sleep_app(8, 5)}));
-  ctl->handle(Address::daemon(1), Unreachable{Address::daemon(1), MessageKind::DaemonReady, 0, ""});
+  ctl->handle(Address::daemon(1), DaemonStartFailed{1});
   EXPECT_EQ(ctl->daemon_state(1), DaemonState::Failed);
   const auto sent = env.take_sent();
   const auto notes = all_of<Notification>(sent);
@@ -1335,7 +1358,7 @@ TEST_F(ControllerTest, ActivateWithinANamedAllocation) {
   attach();
   from_scheduler(1, 1, owned(instantiate("n01:8,n02:8", "alloc-1"), kTool));
   daemons_ready({1});
-  ctl->handle(Address::daemon(2), Unreachable{Address::daemon(2), MessageKind::DaemonReady, 0, ""});
+  ctl->handle(Address::daemon(2), DaemonStartFailed{2});
   env.take_sent();
   ASSERT_EQ(ctl->daemon_state(2), DaemonState::Failed);
 
@@ -1371,7 +1394,7 @@ TEST_F(ControllerTest, ADaemonThatFailsDuringAnActivationIsReportedAsADvmModErro
   attach();
   activate(5, "n03");
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::Success);  // granted
-  ctl->handle(Address::daemon(3), Unreachable{Address::daemon(3), MessageKind::DaemonReady, 0, ""});
+  ctl->handle(Address::daemon(3), DaemonStartFailed{3});
   const auto notes = all_of<Notification>(env.take_sent());
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[0].first, Address::requestor(1));
@@ -1802,7 +1825,7 @@ TEST_F(ControllerTest, ServeModeForwardsOnceASchedulerIsAttached) {
 
 TEST_F(ControllerTest, ServeModeSkipsANodeWhoseDaemonFailed) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
-  ctl->handle(Address::daemon(1), Unreachable{Address::daemon(1), MessageKind::DaemonReady, 0, ""});
+  ctl->handle(Address::daemon(1), DaemonStartFailed{1});
   env.take_sent();
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
   EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),

@@ -1,5 +1,6 @@
-// The daemon (prted) against a scripted Env: it relays, carries answers back, refuses a
-// scheduler, and runs local processes on the clock.
+// The daemon (prted) against a scripted Env and a scripted process runner: it relays, carries
+// answers back, refuses a scheduler, hands each launch's local share to its runner, and
+// reports what the runner saw in PMIx terms.
 #include "pmixflow/roles/daemon.hpp"
 
 #include <gtest/gtest.h>
@@ -15,10 +16,36 @@ using test::only;
 
 constexpr NodeId kNode = 2;
 
+// What the daemon asked of its runner; the test plays the processes' side.
+struct RunnerScript {
+  std::vector<LocalLaunch> launches;
+  std::vector<std::pair<std::string, int>> signals;
+  std::vector<std::string> kills;
+  ProcessEvents* events = nullptr;
+};
+
+class ScriptedRunner final : public ProcessRunner {
+ public:
+  explicit ScriptedRunner(RunnerScript& script) : script_(script) {}
+  void launch(const LocalLaunch& launch, ProcessEvents& events) override {
+    script_.launches.push_back(launch);
+    script_.events = &events;
+  }
+  void signal(const std::string& nspace, int signal) override { script_.signals.emplace_back(nspace, signal); }
+  void kill(const std::string& nspace) override {
+    script_.kills.push_back(nspace);
+    script_.events->exited(nspace, ProcessExit{0, kSigKill});  // gone at once, as SIGKILL does
+  }
+
+ private:
+  RunnerScript& script_;
+};
+
 class DaemonTest : public ::testing::Test {
  protected:
   FakeEnv env{Address::daemon(kNode)};
-  Daemon daemon{env, kNode, DaemonConfig{0.5}};
+  RunnerScript runner;
+  Daemon daemon{env, kNode, std::make_unique<ScriptedRunner>(runner)};
 
   static AllocRequest alloc(std::uint64_t id, std::string corr) {
     AllocRequest req;
@@ -46,25 +73,14 @@ class DaemonTest : public ::testing::Test {
     EXPECT_EQ(sent.at(0).to, Address::controller());
     return message_id(sent.at(0).msg);
   }
-  // `sleep 10` as job-1.1, launched at t = 0: running from 0.5, due to end at 10.5. Outbox empty.
-  void start_sleep10() {
-    daemon.handle(Address::controller(), launch_sleep("job-1.1", 10));
-    env.advance(0.5);
+  static LaunchProcs launch(std::string nspace, std::vector<App> apps, std::uint32_t local, std::uint32_t first) {
+    return LaunchProcs{std::move(nspace), 1, std::move(apps), local, first, "a#1"};
+  }
+  // job-1.1, `sleep 10` on 4 ranks, all here, started by the runner. Outbox empty.
+  void run_job() {
+    daemon.handle(Address::controller(), launch("job-1.1", {App{"sleep", {"10"}, {}, 4}}, 4, 0));
+    runner.events->started("job-1.1");
     ASSERT_EQ(only<ProcsStarted>(env.take_sent(), Address::controller()).status, Status::Success);
-  }
-  static LaunchProcs launch_sleep(std::string nspace, int seconds) {
-    return launch(std::move(nspace), "sleep", {std::to_string(seconds)});
-  }
-  static LaunchProcs launch(std::string nspace, std::string cmd, std::vector<std::string> argv, int exit_code = 0) {
-    LaunchProcs l;
-    l.nspace = std::move(nspace);
-    l.session_id = 1;
-    l.app.cmd = std::move(cmd);
-    l.app.argv = std::move(argv);
-    l.app.exit_code = exit_code;
-    l.app.runtime_s = 100;
-    l.local_procs = 4;
-    return l;
   }
 };
 
@@ -141,68 +157,6 @@ TEST_F(DaemonTest, RefusesASchedulerDeclaration) {
   EXPECT_EQ(env.count_events("scheduler.refused"), 1u);
 }
 
-TEST_F(DaemonTest, SleepRunsForItsSecondsAfterTheStartDelay) {
-  daemon.handle(Address::controller(), launch("job-1.1", "sleep", {"10"}));
-  EXPECT_TRUE(env.take_sent().empty());  // fork/exec takes time
-  env.advance(0.4);
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);
-  const auto started = only<ProcsStarted>(env.take_sent(), Address::controller());
-  EXPECT_EQ(started.nspace, "job-1.1");
-  EXPECT_EQ(started.node, kNode);
-  EXPECT_EQ(started.status, Status::Success);
-
-  env.advance(9.9);  // `sleep 10` wins over runtime_s
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);
-  const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
-  EXPECT_DOUBLE_EQ(env.now(), 10.5);
-  EXPECT_EQ(ended.nspace, "job-1.1");
-  EXPECT_EQ(ended.node, kNode);
-  EXPECT_EQ(ended.status, Status::Success);
-  EXPECT_EQ(ended.exit_code, 0);
-}
-
-TEST_F(DaemonTest, AnyOtherCommandRunsForItsRuntime) {
-  daemon.handle(Address::controller(), launch("job-1.1", "a.out", {}));
-  env.advance(0.5);
-  env.take_sent();
-  env.advance(99.9);
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);
-  EXPECT_EQ(only<ProcsEnded>(env.take_sent(), Address::controller()).status, Status::Success);
-}
-
-TEST_F(DaemonTest, NonZeroExitEndsWithNonZeroTermStatus) {
-  daemon.handle(Address::controller(), launch("job-1.1", "sleep", {"3"}, 2));
-  env.advance(0.5 + 3);
-  const auto ended = all_of<ProcsEnded>(env.take_sent());
-  ASSERT_EQ(ended.size(), 1u);
-  EXPECT_EQ(ended[0].second.status, Status::ErrJobNonZeroTerm);
-  EXPECT_EQ(ended[0].second.exit_code, 2);
-}
-
-TEST_F(DaemonTest, KillEndsTheProcsEarlyWithTheGivenReason) {
-  daemon.handle(Address::controller(), launch("job-1.1", "sleep", {"10"}));
-  env.advance(2);
-  env.take_sent();
-  daemon.handle(Address::controller(), KillProcs{"job-1.1", Status::ErrTimeout});
-  const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
-  EXPECT_EQ(ended.nspace, "job-1.1");
-  EXPECT_EQ(ended.status, Status::ErrTimeout);
-  env.advance(100);  // the natural end does not report a second time
-  EXPECT_TRUE(env.take_sent().empty());
-  EXPECT_EQ(env.timers_armed(), 0u);
-}
-
-TEST_F(DaemonTest, KillBeforeTheProcsStartedNeverStartsThem) {
-  daemon.handle(Address::controller(), launch("job-1.1", "sleep", {"10"}));
-  daemon.handle(Address::controller(), KillProcs{"job-1.1", Status::ErrJobKilledByCmd});
-  EXPECT_EQ(only<ProcsEnded>(env.take_sent(), Address::controller()).status, Status::ErrJobKilledByCmd);
-  env.advance(100);
-  EXPECT_TRUE(env.take_sent().empty());
-}
-
 TEST_F(DaemonTest, KillOfAnUnknownJobSaysNothing) {
   daemon.handle(Address::controller(), KillProcs{"job-9.9", Status::ErrJobKilledByCmd});
   EXPECT_TRUE(env.take_sent().empty());
@@ -261,139 +215,99 @@ TEST_F(DaemonTest, LosingOneLocalCallerDoesNotFailAnotherCallersCall) {
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(3)).status, Status::Success);
 }
 
-// ---------------------------------------------------------------- signals (FLOW.md §4)
+// A pause can reach the daemon between the launch and the processes' start (the controller
+// signals every job that is not fenced, FLOW.md §4): the processes must not run while stopped.
+// ---------------------------------------------------------------- local processes (FLOW.md §6)
 
-TEST_F(DaemonTest, SigstopKeepsTheRemainingRunTimeAndSigcontRearmsIt) {
-  start_sleep10();
-  env.advance(3);  // t = 3.5: 7 s left
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});
-  EXPECT_TRUE(env.take_sent().empty());  // stopping is silent
-  EXPECT_EQ(env.count_events("procs.signal", {"\"signal\":19"}), 1u);
-  env.advance(100);  // t = 103.5: a stopped job makes no progress, however long
-  EXPECT_TRUE(env.take_sent().empty());
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});
-  env.advance(6.9);
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);  // paused 100 s, so it ends 100 s late
-  const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
-  EXPECT_DOUBLE_EQ(env.now(), 110.5);
-  EXPECT_EQ(ended.nspace, "job-1.1");
-  EXPECT_EQ(ended.status, Status::Success);
-  EXPECT_EQ(env.timers_armed(), 0u);
+TEST_F(DaemonTest, EachDaemonRunsTheRanksOfEveryAppThatFallOnIt) {
+  // Ranks are numbered across the apps: a.out 0-2, b.out 3-8, c.out 9. This node holds 2-6.
+  const std::vector<App> apps{App{"a.out", {}, {}, 3}, App{"b.out", {}, {}, 6}, App{"c.out", {}, {}, 1}};
+  const LocalLaunch local = Daemon::local_share(launch("job-1.1", apps, 5, 2));
+  EXPECT_EQ(local.nspace, "job-1.1");
+  EXPECT_EQ(local.session, 1u);
+  ASSERT_EQ(local.apps.size(), 2u);  // c.out has no rank here
+  EXPECT_EQ(local.apps[0].app.cmd, "a.out");
+  EXPECT_EQ(local.apps[0].first_rank, 2u);
+  EXPECT_EQ(local.apps[0].procs, 1u);
+  EXPECT_EQ(local.apps[1].app.cmd, "b.out");
+  EXPECT_EQ(local.apps[1].first_rank, 3u);
+  EXPECT_EQ(local.apps[1].procs, 4u);
+  // The whole launch reaches the runner with that share.
+  daemon.handle(Address::controller(), launch("job-1.1", apps, 5, 2));
+  ASSERT_EQ(runner.launches.size(), 1u);
+  EXPECT_EQ(runner.launches[0].apps.size(), 2u);
+  EXPECT_TRUE(env.take_sent().empty());  // nothing is reported before the runner says so
 }
 
-TEST_F(DaemonTest, RepeatedStopsAndContinuesDoNotChangeTheEnd) {
-  start_sleep10();
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});  // not stopped: no effect
-  env.advance(2);                                                          // t = 2.5, 8 s left
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});
-  env.advance(5);                                                          // t = 7.5
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});  // already stopped
-  env.advance(5);                                                          // t = 12.5
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});  // a second continue arms nothing more
-  env.advance(7.9);
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);  // t = 20.5: stopped for 10 s in all
-  EXPECT_EQ(only<ProcsEnded>(env.take_sent(), Address::controller()).status, Status::Success);
-  EXPECT_DOUBLE_EQ(env.now(), 20.5);
-  env.advance(100);
-  EXPECT_TRUE(env.take_sent().empty());  // reported once
+TEST_F(DaemonTest, RunningProcessesAreReportedStarted) {
+  daemon.handle(Address::controller(), launch("job-1.1", {App{"sleep", {"10"}, {}, 4}}, 4, 0));
+  runner.events->started("job-1.1");
+  const auto started = only<ProcsStarted>(env.take_sent(), Address::controller());
+  EXPECT_EQ(started.nspace, "job-1.1");
+  EXPECT_EQ(started.node, kNode);
+  EXPECT_EQ(started.status, Status::Success);
+  EXPECT_EQ(env.count_events("procs.running"), 1u);
 }
 
-TEST_F(DaemonTest, TerminatingSignalsEndTheProcsAbortedBySignal) {
-  for (int sig : {kSigHup, kSigInt, kSigKill, kSigTerm}) {
-    SCOPED_TRACE("signal " + std::to_string(sig));
-    const std::string nspace = "job-" + std::to_string(sig) + ".1";
-    daemon.handle(Address::controller(), launch_sleep(nspace, 10));
-    env.advance(1);
-    env.take_sent();
-    daemon.handle(Address::controller(), SignalProcs{nspace, sig});
+TEST_F(DaemonTest, HowTheProcessesEndedIsReportedAsAPmixStatus) {
+  struct Case {
+    ProcessExit exit;
+    Status status;
+    int code;
+  };
+  const Case cases[] = {{{0, 0}, Status::Success, 0},
+                        {{3, 0}, Status::ErrJobNonZeroTerm, 3},
+                        {{0, kSigTerm}, Status::ErrJobAbortedBySig, 128 + kSigTerm},
+                        {{0, 11 /* SIGSEGV */}, Status::ErrJobAbortedBySig, 128 + 11 /* SIGSEGV */}};
+  for (const auto& c : cases) {
+    run_job();
+    runner.events->exited("job-1.1", c.exit);
     const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
-    EXPECT_EQ(ended.nspace, nspace);
+    EXPECT_EQ(ended.nspace, "job-1.1");
     EXPECT_EQ(ended.node, kNode);
-    EXPECT_EQ(ended.status, Status::ErrJobAbortedBySig);
-    EXPECT_EQ(ended.exit_code, 128 + sig);
-    env.advance(20);
-    EXPECT_TRUE(env.take_sent().empty());  // the natural end is not reported as well
+    EXPECT_EQ(ended.status, c.status);
+    EXPECT_EQ(ended.exit_code, c.code);
+    runner.events->exited("job-1.1", c.exit);  // reported once
+    EXPECT_TRUE(env.take_sent().empty());
   }
-  EXPECT_EQ(env.timers_armed(), 0u);
 }
 
-TEST_F(DaemonTest, ASignalEndsAStoppedJobToo) {
-  start_sleep10();
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});
-  env.advance(50);
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigKill});
+TEST_F(DaemonTest, AKillEndsTheProcessesForTheReasonTheControllerGave) {
+  run_job();
+  daemon.handle(Address::controller(), KillProcs{"job-1.1", Status::ErrTimeout});
+  EXPECT_EQ(runner.kills, (std::vector<std::string>{"job-1.1"}));
   const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
-  EXPECT_EQ(ended.status, Status::ErrJobAbortedBySig);
-  EXPECT_EQ(ended.exit_code, 128 + kSigKill);
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});  // nothing left to continue
-  env.advance(100);
-  EXPECT_TRUE(env.take_sent().empty());
+  EXPECT_EQ(ended.status, Status::ErrTimeout);  // not PMIX_ERR_JOB_ABORTED_BY_SIG: the kill was ours
 }
 
-TEST_F(DaemonTest, AKillEndsAStoppedJobOnce) {
-  start_sleep10();
+TEST_F(DaemonTest, SignalsAreLoggedAndPassedToTheRunner) {
+  run_job();
   daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});
-  daemon.handle(Address::controller(), KillProcs{"job-1.1", Status::ErrJobKilledByCmd});
-  EXPECT_EQ(only<ProcsEnded>(env.take_sent(), Address::controller()).status, Status::ErrJobKilledByCmd);
-  env.advance(100);
-  EXPECT_TRUE(env.take_sent().empty());
-  EXPECT_EQ(env.timers_armed(), 0u);
-}
-
-TEST_F(DaemonTest, OtherSignalsAreLeftToTheApplication) {
-  start_sleep10();
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", 10});  // SIGUSR1: caught or ignored
-  EXPECT_TRUE(env.take_sent().empty());
-  EXPECT_EQ(env.count_events("procs.signal", {"\"signal\":10"}), 1u);
-  env.advance(10);
-  EXPECT_EQ(only<ProcsEnded>(env.take_sent(), Address::controller()).status, Status::Success);
-  EXPECT_DOUBLE_EQ(env.now(), 10.5);
+  daemon.handle(Address::controller(), SignalProcs{"job-1.1", 10});
+  EXPECT_EQ(runner.signals, (std::vector<std::pair<std::string, int>>{{"job-1.1", kSigStop}, {"job-1.1", 10}}));
+  EXPECT_EQ(env.count_events("procs.signal", {"\"signal\":19"}), 1u);
+  EXPECT_TRUE(env.take_sent().empty());  // stopping is silent
 }
 
 TEST_F(DaemonTest, ASignalForAnUnknownJobSaysNothing) {
   for (int sig : {kSigStop, kSigCont, kSigTerm}) daemon.handle(Address::controller(), SignalProcs{"job-9.9", sig});
   EXPECT_TRUE(env.take_sent().empty());
+  EXPECT_TRUE(runner.signals.empty());
   EXPECT_EQ(env.count_events("procs.signal"), 0u);
 }
 
-// A pause can reach the daemon between the launch and the processes' start (the controller
-// signals every job that is not fenced, FLOW.md §4): the processes must not run while stopped.
-TEST_F(DaemonTest, SigstopDuringTheStartStopsTheProcsOnceStarted) {
-  daemon.handle(Address::controller(), launch_sleep("job-1.1", 10));
-  env.advance(0.2);
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigStop});
-  env.advance(19.8);  // t = 20
-  EXPECT_TRUE(all_of<ProcsEnded>(env.take_sent()).empty()) << "a stopped job ran to its end";
-  daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigCont});
-  env.advance(10);
-  const auto ended = all_of<ProcsEnded>(env.take_sent());
-  ASSERT_EQ(ended.size(), 1u);
-  EXPECT_EQ(ended[0].second.status, Status::Success);
-}
-
-// ---------------------------------------------------------------- failed launches
-
-TEST_F(DaemonTest, AnAppThatCannotStartReportsAFailedLaunchAndNothingElse) {
-  LaunchProcs l = launch_sleep("job-1.1", 10);
-  l.app.fail_launch = true;
-  daemon.handle(Address::controller(), std::move(l));
-  env.advance(0.4);
-  EXPECT_TRUE(env.take_sent().empty());
-  env.advance(0.1);  // the exec fails when it is tried: after the start delay
+TEST_F(DaemonTest, ProcessesThatCannotStartAreAFailedLaunchAndNothingElse) {
+  daemon.handle(Address::controller(), launch("job-1.1", {App{"/no/such/exe", {}, {}, 4}}, 4, 0));
+  runner.events->start_failed("job-1.1", "no such file");
   const auto started = only<ProcsStarted>(env.take_sent(), Address::controller());
-  EXPECT_EQ(started.nspace, "job-1.1");
-  EXPECT_EQ(started.node, kNode);
   EXPECT_EQ(started.status, Status::ErrJobFailedToLaunch);
   EXPECT_EQ(env.count_events("procs.failed"), 1u);
   EXPECT_EQ(env.count_events("procs.running"), 0u);
-  env.advance(100);
-  EXPECT_TRUE(env.take_sent().empty());  // nothing runs, so nothing ends
+  // Nothing runs, so nothing ends, and there is nothing to kill or signal.
   daemon.handle(Address::controller(), KillProcs{"job-1.1", Status::ErrJobFailedToLaunch});
   daemon.handle(Address::controller(), SignalProcs{"job-1.1", kSigTerm});
   EXPECT_TRUE(env.take_sent().empty());
+  EXPECT_TRUE(runner.kills.empty());
 }
 
 // ---------------------------------------------------------------- spawn relay and events

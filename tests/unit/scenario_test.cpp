@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fake_env.hpp"  // PrintTo for Status
+#include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow {
@@ -116,7 +117,8 @@ TEST(Scenario, FullHeaderAndEveryOperation) {
   EXPECT_EQ((*apps)[0].cmd, "sleep");
   EXPECT_EQ((*apps)[0].argv, (std::vector<std::string>{"30"}));
   EXPECT_EQ((*apps)[0].maxprocs, 4u);
-  EXPECT_EQ((*apps)[0].simulated_runtime(), 30.0);
+  EXPECT_EQ(app_behaviour((*apps)[0]).runtime_s, 30.0);
+  EXPECT_TRUE((*apps)[0].env.empty());  // `sleep 30` says it all
 
   // 2: the prefix may be left out; no info, no expectation.
   const ScenarioCall& c2 = sc.calls[1];
@@ -147,9 +149,11 @@ TEST(Scenario, FullHeaderAndEveryOperation) {
   const auto* apps4 = s4->directives.get<std::vector<App>>(key::SESSION_APP);
   ASSERT_NE(apps4, nullptr);
   ASSERT_EQ(apps4->size(), 2u);
-  EXPECT_EQ((*apps4)[0].runtime_s, 5.0);
-  EXPECT_EQ((*apps4)[0].exit_code, 3);
-  EXPECT_EQ((*apps4)[1].simulated_runtime(), 1.0);
+  // What an app does travels in its environment, as PMIx carries it to the daemons.
+  EXPECT_EQ((*apps4)[0].env, (std::vector<std::string>{"PMIXFLOW_RUNTIME=5", "PMIXFLOW_EXIT_CODE=3"}));
+  EXPECT_EQ(app_behaviour((*apps4)[0]).runtime_s, 5.0);
+  EXPECT_EQ(app_behaviour((*apps4)[0]).exit_code, 3);
+  EXPECT_EQ(app_behaviour((*apps4)[1]).runtime_s, 1.0);
 
   ASSERT_EQ(sc.scheduler_transitions.size(), 2u);
   EXPECT_EQ(sc.scheduler_transitions[0].at, 6.0);
@@ -282,6 +286,33 @@ TEST(Scenario, BadAllocTimeIsRefused) {
   // Whole seconds (OpenPMIx 4.2.2) are accepted.
   const Scenario sc = parse(kHeader + "\n" + op_line(R"("directive":"NEW","info":{"PMIX_ALLOC_TIME":90})"));
   EXPECT_EQ(read_alloc_time(std::get<AllocRequest>(sc.calls.at(0).call).info), 90.0);
+}
+
+TEST(Scenario, AnAppsEnvironmentIsCarriedAndItsDescriptionMerged) {
+  // A user's own variables travel as given; the fields that say what the app does are
+  // written into the same environment, winning over a description given there.
+  const Scenario sc = parse(kHeader + "\n" +
+                            op_line(R"("directive":"NEW","app":{"cmd":"a.out","env":["OMP_NUM_THREADS=4",)"
+                                    R"("PMIXFLOW_RUNTIME=9","PMIXFLOW_EXIT_CODE=2"],"runtime":3})"));
+  const auto& apps = *std::get<AllocRequest>(sc.calls.at(0).call).info.get<std::vector<App>>(key::SESSION_APP);
+  EXPECT_EQ(apps.at(0).env,
+            (std::vector<std::string>{"OMP_NUM_THREADS=4", "PMIXFLOW_RUNTIME=3", "PMIXFLOW_EXIT_CODE=2"}));
+  // The run time may come from the environment alone.
+  const Scenario by_env =
+      parse(kHeader + "\n" + op_line(R"("directive":"NEW","app":{"cmd":"a.out","env":["PMIXFLOW_RUNTIME=7"]})"));
+  const auto& app = std::get<AllocRequest>(by_env.calls.at(0).call).info.get<std::vector<App>>(key::SESSION_APP)->at(0);
+  EXPECT_EQ(app_behaviour(app).runtime_s, 7.0);
+}
+
+TEST(Scenario, BadAppEnvironmentIsRefused) {
+  for (const char* env : {R"(["NOVALUE"])", R"(["=x"])", R"("A=1")", "[1]"}) {
+    const auto e =
+        refused(kHeader + "\n" +
+                op_line(std::string(R"("directive":"NEW","app":{"cmd":"sleep","argv":["1"],"env":)") + env + "}"));
+    expect_located(e, 2, "app.env");
+  }
+  // Without a run time an app that is not `sleep N` says nothing about how long it runs.
+  expect_located(refused(kHeader + "\n" + op_line(R"("directive":"NEW","app":{"cmd":"a.out"})")), 2, "app.runtime");
 }
 
 TEST(Scenario, TheErrorIsOnTheRightLine) {

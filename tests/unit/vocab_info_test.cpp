@@ -282,34 +282,6 @@ TEST(InfoList, ReadAllocTimeAcceptsBothForms) {
   EXPECT_EQ(read_alloc_time(t, key::TIMEOUT), 5.0);
 }
 
-TEST(InfoList, WireSizeGrowsWithContent) {
-  InfoList info;
-  const auto empty = wire_size(info);
-  info.add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
-  const auto one = wire_size(info);
-  EXPECT_GT(one, empty);
-  InfoList short_str, long_str;
-  short_str.add(key::ALLOC_NODE_LIST, std::string("n01"));
-  long_str.add(key::ALLOC_NODE_LIST, std::string("n01,n02,n03,n04,n05,n06,n07,n08"));
-  EXPECT_GT(wire_size(long_str), wire_size(short_str));
-  InfoList nested;
-  nested.add(key::SESSION_RESOURCES, long_str);
-  EXPECT_GT(wire_size(nested), wire_size(long_str));
-  App app{"sleep", {"10"}, 4, 0, 0};
-  InfoList with_app;
-  with_app.add(key::SESSION_APP, std::vector<App>{app});
-  InfoList with_two;
-  with_two.add(key::SESSION_APP, std::vector<App>{app, app});
-  EXPECT_GT(wire_size(with_two), wire_size(with_app));
-
-  // And so do the messages that carry it.
-  AllocRequest small{1, Directive::New, {}, Proc{"t", 0}, ""};
-  AllocRequest big = small;
-  big.info = nested;
-  EXPECT_GT(wire_size(Message(big)), wire_size(Message(small)));
-  EXPECT_GT(wire_size(Message(small)), 0u);
-}
-
 TEST(InfoList, ToJsonIsAnOrderedArrayOfPairs) {
   InfoList inner;
   inner.add(key::NSPACE, std::string("job-1.1")).add(key::JOB_TERM_STATUS, Status::ErrJobNonZeroTerm);
@@ -330,16 +302,11 @@ TEST(InfoList, ToJsonIsAnOrderedArrayOfPairs) {
       "[\"pmix.job.arr\",[[\"pmix.nspace\",\"job-1.1\"],[\"pmix.job.term.status\",\"PMIX_ERR_JOB_NON_ZERO_TERM\"]]]]");
   EXPECT_EQ(to_json(InfoList{}), "[]");
   InfoList apps;
-  apps.add(key::SESSION_APP, std::vector<App>{App{"sleep", {"5"}, 2, 0, 0}});
-  EXPECT_EQ(to_json(apps), "[[\"pmix.ssn.app\",[{\"cmd\":\"sleep\",\"argv\":[\"5\"],\"maxprocs\":2}]]]");
-}
-
-TEST(App, SimulatedRuntime) {
-  EXPECT_EQ((App{"sleep", {"10"}, 1, 99, 0}).simulated_runtime(), 10.0);
-  EXPECT_EQ((App{"sleep", {"0.5"}, 1, 99, 0}).simulated_runtime(), 0.5);
-  EXPECT_EQ((App{"a.out", {"10"}, 1, 99, 0}).simulated_runtime(), 99.0);
-  EXPECT_EQ((App{"sleep", {}, 1, 7, 0}).simulated_runtime(), 7.0);
-  EXPECT_EQ((App{"sleep", {"x"}, 1, 7, 0}).simulated_runtime(), 7.0);
+  apps.add(key::SESSION_APP, std::vector<App>{App{"sleep", {"5"}, {}, 2}, App{"a.out", {}, {"OMP_NUM_THREADS=4"}, 1}});
+  // An app's environment is shown only when it has one.
+  EXPECT_EQ(to_json(apps),
+            "[[\"pmix.ssn.app\",[{\"cmd\":\"sleep\",\"argv\":[\"5\"],\"maxprocs\":2},"
+            "{\"cmd\":\"a.out\",\"argv\":[],\"env\":[\"OMP_NUM_THREADS=4\"],\"maxprocs\":1}]]]");
 }
 
 TEST(Messages, KindsNamesIdsAndCorr) {

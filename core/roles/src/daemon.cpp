@@ -11,65 +11,22 @@ void Daemon::start() {
 
 void Daemon::handle(Address from, Message&& msg) {
   std::visit(
-      [&](const auto& m) {
+      [&](auto&& m) {
         if constexpr (requires { m.caller; })
           if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
-      },
-      msg);
-  std::visit(
-      [&](auto&& m) {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, AllocRequest>) {
-          relay<ev::AllocRelay>(from, std::move(m));
-        } else if constexpr (std::is_same_v<T, SessionCtrlRequest>) {
-          relay<ev::SessionCtrlRelay>(from, std::move(m));
-        } else if constexpr (std::is_same_v<T, SpawnRequest>) {
-          relay<ev::SpawnRelay>(from, std::move(m));
-        } else if constexpr (std::is_same_v<T, AllocResponse> || std::is_same_v<T, SessionCtrlResponse> ||
-                             std::is_same_v<T, SpawnResponse>) {
-          carry_back(std::move(m));
-        } else if constexpr (std::is_same_v<T, SignalProcs>) {
-          on_signal(m);
-        } else if constexpr (std::is_same_v<T, Notification>) {
-          // An event from the controller (PMIX_DVM_IS_READY, ...) for the local clients.
-          if (from == Address::controller())
-            for (const auto& [client, proc] : clients_) env_.send(client, m);
-        } else if constexpr (std::is_same_v<T, ConnectRequest>) {
-          // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any
-          // other tool may connect to its local server.
-          if (m.info.flag(key::SERVER_SCHEDULER)) {
-            env_.log(ev::SchedulerRefused{.from = env_.name_of(from), .detail = "not the controller"});
-            env_.send(from, ConnectResponse{m.id, Status::ErrNotSupported});
-          } else {
-            env_.send(from, ConnectResponse{m.id, Status::Success});
-          }
-        } else if constexpr (std::is_same_v<T, LaunchProcs>) {
-          launch(std::move(m));
-        } else if constexpr (std::is_same_v<T, KillProcs>) {
-          end_local(m.nspace, m.reason, 0);
-        } else if constexpr (std::is_same_v<T, DaemonShutdown>) {
-          fail_pending(Status::ErrUnreach);
-          env_.log(ev::DaemonExit{});
-        } else if constexpr (std::is_same_v<T, Unreachable>) {
-          // The path above is gone; an answer a local caller could not take breaks nobody else's call.
-          if (m.to == Address::controller())
-            fail_pending(Status::ErrUnreach);
-          else
-            clients_.erase(m.to);
-        } else if constexpr (std::is_same_v<T, PeerLost>) {
-          if (m.peer == Address::controller()) {
-            fail_pending(Status::ErrUnreach);
-          } else if (auto client = clients_.find(m.peer); client != clients_.end()) {
-            // A local client went away: the controller ends what was tied to its lifetime.
-            InfoList info;
-            info.add(key::PROCID, client->second);
-            clients_.erase(client);
-            env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
-          }
-        }
+        on(from, std::move(m));
       },
       std::move(msg));
 }
+
+// ---------------------------------------------------------------- calls relayed (FLOW.md §2)
+
+void Daemon::on(Address from, AllocRequest&& req) { relay<ev::AllocRelay>(from, std::move(req)); }
+void Daemon::on(Address from, SessionCtrlRequest&& req) { relay<ev::SessionCtrlRelay>(from, std::move(req)); }
+void Daemon::on(Address from, SpawnRequest&& req) { relay<ev::SpawnRelay>(from, std::move(req)); }
+void Daemon::on(Address, AllocResponse&& resp) { carry_back(std::move(resp)); }
+void Daemon::on(Address, SessionCtrlResponse&& resp) { carry_back(std::move(resp)); }
+void Daemon::on(Address, SpawnResponse&& resp) { carry_back(std::move(resp)); }
 
 template <class Relayed, class Call>
 void Daemon::relay(Address from, Call&& call) {
@@ -92,81 +49,106 @@ void Daemon::carry_back(Response&& resp) {
   env_.send(call.origin, std::forward<Response>(resp));
 }
 
-void Daemon::launch(LaunchProcs&& launch) {
-  auto& job = jobs_[launch.nspace];
-  job.exit_code = launch.app.exit_code;
-  const double runtime = launch.app.simulated_runtime();
-  const bool fails = launch.app.fail_launch;
-  const std::string nspace = launch.nspace;
-  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
-  env_.after(config_.proc_start_s * (1.0 + config_.jitter * u), [this, nspace, runtime, fails] {
-    auto it = jobs_.find(nspace);
-    if (it == jobs_.end()) return;  // killed before it started
-    if (fails) {
-      // The executable could not be started here: nothing runs, the launch is refused.
-      jobs_.erase(it);
-      env_.log(ev::ProcsFailed{.nspace = nspace, .status = Status::ErrJobFailedToLaunch});
-      env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::ErrJobFailedToLaunch});
-      return;
-    }
-    it->second.running = true;
-    env_.log(ev::ProcsRunning{.nspace = nspace});
-    env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
-    // Stopped while still starting: it comes up stopped, its whole run still ahead.
-    if (it->second.stopped)
-      it->second.remaining = runtime;
-    else
-      arm_end(nspace, runtime);
-  });
+void Daemon::on(Address from, Notification&& event) {
+  // An event from the controller (PMIX_DVM_IS_READY, ...) for the local clients.
+  if (from == Address::controller())
+    for (const auto& [client, proc] : clients_) env_.send(client, event);
 }
 
-void Daemon::arm_end(const std::string& nspace, double after) {
-  auto& job = jobs_.at(nspace);
-  job.ends_at = env_.now() + after;
-  job.end_timer = env_.after(after, [this, nspace] {
-    auto it = jobs_.find(nspace);
-    if (it == jobs_.end()) return;
-    it->second.end_timer = 0;
-    const int code = it->second.exit_code;
-    end_local(nspace, code == 0 ? Status::Success : Status::ErrJobNonZeroTerm, code);
-  });
-}
-
-void Daemon::on_signal(const SignalProcs& sig) {
-  auto it = jobs_.find(sig.nspace);
-  if (it == jobs_.end()) return;
-  LocalJob& job = it->second;
-  env_.log(ev::ProcsSignal{.nspace = sig.nspace, .signal = sig.signal});
-  switch (sig.signal) {
-    case kSigStop:
-      // Stopped processes keep their memory and slots but make no progress.
-      if (job.stopped) return;
-      job.stopped = true;
-      if (!job.running) return;  // still starting: it will come up stopped
-      job.remaining = std::max(0.0, job.ends_at - env_.now());
-      if (job.end_timer) env_.cancel(job.end_timer);
-      job.end_timer = 0;
-      return;
-    case kSigCont:
-      if (!job.stopped) return;
-      job.stopped = false;
-      if (job.running) arm_end(sig.nspace, job.remaining);
-      return;
-    case kSigHup:
-    case kSigInt:
-    case kSigKill:
-    case kSigTerm: end_local(sig.nspace, Status::ErrJobAbortedBySig, 128 + sig.signal); return;
-    default: return;  // caught or ignored by the application
+void Daemon::on(Address from, ConnectRequest&& req) {
+  // Only the system controller accepts a scheduler's declaration (FLOW.md §3); any other
+  // tool may connect to its local server.
+  if (req.info.flag(key::SERVER_SCHEDULER)) {
+    env_.log(ev::SchedulerRefused{.from = env_.name_of(from), .detail = "not the controller"});
+    env_.send(from, ConnectResponse{req.id, Status::ErrNotSupported});
+  } else {
+    env_.send(from, ConnectResponse{req.id, Status::Success});
   }
 }
 
-void Daemon::end_local(const std::string& nspace, Status status, int exit_code) {
+// ---------------------------------------------------------------- local processes (FLOW.md §6)
+
+LocalLaunch Daemon::local_share(const LaunchProcs& launch) {
+  LocalLaunch local{launch.nspace, launch.session_id, {}};
+  // Ranks are numbered across the apps in order; this node holds [first, last).
+  const std::uint32_t first = launch.first_rank, last = launch.first_rank + launch.local_procs;
+  std::uint32_t app_first = 0;
+  for (const auto& app : launch.apps) {
+    const std::uint32_t app_last = app_first + app.maxprocs;
+    const std::uint32_t from = std::max(first, app_first), to = std::min(last, app_last);
+    if (from < to) local.apps.push_back(LocalApp{app, from, to - from});
+    app_first = app_last;
+  }
+  return local;
+}
+
+void Daemon::on(Address, LaunchProcs&& launch) {
+  jobs_[launch.nspace] = LocalJob{};
+  runner_->launch(local_share(launch), *this);
+}
+
+void Daemon::started(const std::string& nspace) {
+  if (!jobs_.count(nspace)) return;
+  env_.log(ev::ProcsRunning{.nspace = nspace});
+  env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
+}
+
+void Daemon::start_failed(const std::string& nspace, const std::string&) {
+  // The executable could not be started here: nothing runs, the launch is refused.
+  if (!jobs_.erase(nspace)) return;
+  env_.log(ev::ProcsFailed{.nspace = nspace, .status = Status::ErrJobFailedToLaunch});
+  env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::ErrJobFailedToLaunch});
+}
+
+void Daemon::exited(const std::string& nspace, const ProcessExit& exit) {
   auto it = jobs_.find(nspace);
   if (it == jobs_.end()) return;
-  if (it->second.end_timer) env_.cancel(it->second.end_timer);
+  // Killed on the controller's word: ended for the reason it gave. Otherwise as the
+  // processes ended: by a signal, with a non-zero exit, or normally.
+  Status status = exit.signal ? Status::ErrJobAbortedBySig : exit.code ? Status::ErrJobNonZeroTerm : Status::Success;
+  if (it->second.killed) status = *it->second.killed;
   jobs_.erase(it);
+  const int code = exit.signal ? 128 + exit.signal : exit.code;
   env_.log(ev::ProcsEnded{.nspace = nspace, .status = status});
-  env_.send(Address::controller(), ProcsEnded{nspace, node_, status, exit_code});
+  env_.send(Address::controller(), ProcsEnded{nspace, node_, status, code});
+}
+
+void Daemon::on(Address, SignalProcs&& sig) {
+  if (!jobs_.count(sig.nspace)) return;
+  env_.log(ev::ProcsSignal{.nspace = sig.nspace, .signal = sig.signal});
+  runner_->signal(sig.nspace, sig.signal);
+}
+
+void Daemon::on(Address, KillProcs&& kill) {
+  auto it = jobs_.find(kill.nspace);
+  if (it == jobs_.end()) return;
+  it->second.killed = kill.reason;
+  runner_->kill(kill.nspace);
+}
+
+// ---------------------------------------------------------------- the path above
+
+void Daemon::on(Address, DaemonShutdown&&) {
+  fail_pending(Status::ErrUnreach);
+  env_.log(ev::DaemonExit{});
+}
+
+void Daemon::on(Address, Unreachable&& notice) {
+  // The path above is gone; an answer a local caller could not take breaks nobody else's call.
+  if (notice.to == Address::controller())
+    fail_pending(Status::ErrUnreach);
+  else
+    clients_.erase(notice.to);
+}
+
+void Daemon::on(Address, PeerLost&& notice) {
+  if (notice.peer == Address::controller()) return fail_pending(Status::ErrUnreach);
+  auto client = clients_.extract(notice.peer);
+  if (client.empty()) return;
+  // A local client went away: the controller ends what was tied to its lifetime.
+  InfoList info;
+  info.add(key::PROCID, client.mapped());
+  env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
 }
 
 void Daemon::answer_failed(const PendingCall& call, Status status) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/keys.hpp"
 #include "pmixflow/vocab/timespec.hpp"
@@ -60,30 +61,44 @@ class LineReader {
     return v.get<bool>();
   }
 
+  std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& field) const {
+    std::vector<std::string> out;
+    if (!obj.contains(key)) return out;
+    const auto& v = obj.at(key);
+    if (!v.is_array()) fail(field + "." + key, "expects an array of strings");
+    for (const auto& a : v) {
+      if (!a.is_string()) fail(field + "." + key, "expects an array of strings");
+      out.push_back(a.get<std::string>());
+    }
+    return out;
+  }
+
   App app(const json& j, const std::string& field) const {
     if (!j.is_object()) fail(field, "an app is an object {\"cmd\":..., \"argv\":[...], \"np\":N}");
-    only(j, {"cmd", "argv", "np", "runtime", "exit_code", "fail_launch"}, field);
+    only(j, {"cmd", "argv", "env", "np", "runtime", "exit_code", "fail_launch"}, field);
     App app;
     app.cmd = string(j, "cmd");
-    if (j.contains("argv")) {
-      if (!j["argv"].is_array()) fail(field + ".argv", "expects an array of strings");
-      for (const auto& a : j["argv"]) {
-        if (!a.is_string()) fail(field + ".argv", "expects an array of strings");
-        app.argv.push_back(a.get<std::string>());
-      }
-    }
+    app.argv = strings(j, "argv", field);
+    app.env = strings(j, "env", field);
+    for (const auto& e : app.env)
+      if (e.find('=') == std::string::npos || e.front() == '=')
+        fail(field + ".env", "expects NAME=value entries, got \"" + e + "\"");
     if (j.contains("np")) {
       if (!j["np"].is_number_unsigned()) fail(field + ".np", "expects a whole number of processes");
       app.maxprocs = j["np"].get<std::uint32_t>();
     }
-    app.runtime_s = number(j, "runtime", 0.0);
+    if (app.cmd != "sleep" && !j.contains("runtime") && !env_value(app, kRuntimeVar))
+      fail(field + ".runtime", "a simulated app runs `sleep N` or gives its run time in seconds");
+    // What the processes do travels in their environment (model/app_behaviour.hpp); the
+    // fields given here win over the same description given in "env".
+    AppBehaviour behaviour = app_behaviour(app);
+    if (j.contains("runtime")) behaviour.runtime_s = number(j, "runtime", 0.0);
     if (j.contains("exit_code")) {
       if (!j["exit_code"].is_number_integer()) fail(field + ".exit_code", "expects an integer");
-      app.exit_code = j["exit_code"].get<int>();
+      behaviour.exit_code = j["exit_code"].get<int>();
     }
-    app.fail_launch = boolean(j, "fail_launch", false);
-    if (app.cmd != "sleep" && !j.contains("runtime"))
-      fail(field + ".runtime", "a simulated app runs `sleep N` or gives its run time in seconds");
+    if (j.contains("fail_launch")) behaviour.fail_launch = boolean(j, "fail_launch", false);
+    describe(app, behaviour);
     if (app.cmd == "sleep" && (app.argv.empty() || app.argv[0].find_first_not_of("0123456789.") != std::string::npos))
       fail(field + ".argv", "`sleep` needs its seconds as the first argument");
     return app;

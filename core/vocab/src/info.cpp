@@ -10,15 +10,6 @@ namespace pmixflow {
 
 std::string to_string(const Proc& p) { return p.nspace + "." + std::to_string(p.rank); }
 
-double App::simulated_runtime() const {
-  if (cmd == "sleep" && !argv.empty()) {
-    double seconds = 0;
-    auto [end, ec] = std::from_chars(argv[0].data(), argv[0].data() + argv[0].size(), seconds);
-    if (ec == std::errc() && seconds >= 0) return seconds;
-  }
-  return runtime_s;
-}
-
 bool InfoList::empty() const { return items.empty(); }
 std::size_t InfoList::size() const { return items.size(); }
 bool InfoList::has(std::string_view key) const { return find(key) != nullptr; }
@@ -63,43 +54,6 @@ void InfoList::erase(std::string_view key) {
   std::erase_if(items, [&](const InfoItem& i) { return i.key == key; });
 }
 
-namespace {
-constexpr std::uint64_t kInfoHeader = 8;  // type tag + length words per pmix_info_t
-}
-
-std::uint64_t wire_size(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> std::uint64_t {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>)
-          return 4 + x.size() + 1;
-        else if constexpr (std::is_same_v<T, Proc>)
-          return 4 + x.nspace.size() + 1 + 4;
-        else if constexpr (std::is_same_v<T, InfoList>)
-          return 4 + wire_size(x);
-        else if constexpr (std::is_same_v<T, std::vector<App>>)
-          return wire_size(std::span<const App>(x));
-        else
-          return sizeof(T);
-      },
-      v);
-}
-
-std::uint64_t wire_size(std::span<const App> apps) {
-  std::uint64_t n = 4;
-  for (const auto& app : apps) {
-    n += 4 + app.cmd.size() + 1 + 4 + 4;  // cmd, argc, maxprocs
-    for (const auto& a : app.argv) n += 4 + a.size() + 1;
-  }
-  return n;
-}
-
-std::uint64_t wire_size(const InfoList& info) {
-  std::uint64_t n = 4;  // count
-  for (const auto& item : info.items) n += kInfoHeader + item.key.size() + 1 + wire_size(item.value);
-  return n;
-}
-
 void apps_json_into(std::string& out, std::span<const App> apps) {
   out += '[';
   for (std::size_t i = 0; i < apps.size(); ++i) {
@@ -111,7 +65,16 @@ void apps_json_into(std::string& out, std::span<const App> apps) {
       if (j) out += ',';
       json_quote_into(out, apps[i].argv[j]);
     }
-    out += "],\"maxprocs\":" + std::to_string(apps[i].maxprocs) + "}";
+    out += ']';
+    if (!apps[i].env.empty()) {
+      out += ",\"env\":[";
+      for (std::size_t j = 0; j < apps[i].env.size(); ++j) {
+        if (j) out += ',';
+        json_quote_into(out, apps[i].env[j]);
+      }
+      out += ']';
+    }
+    out += ",\"maxprocs\":" + std::to_string(apps[i].maxprocs) + "}";
   }
   out += ']';
 }

@@ -78,14 +78,13 @@ void Controller::on(Address from, ConnectResponse&& resp) {
 }
 
 void Controller::on(Address, DaemonReady&& ready) { dvm_.daemon_ready(ready.node); }
+void Controller::on(Address, DaemonStartFailed&& failed) { dvm_.daemon_failed(failed.node); }
 void Controller::on(Address, ProcsStarted&& started) { jobs_.on_started(started); }
 void Controller::on(Address, ProcsEnded&& ended) { jobs_.on_ended(ended); }
 
 void Controller::on(Address, Unreachable&& notice) {
   if (notice.kind == MessageKind::ConnectRequest)
     env_.log(ev::SchedulerAbsent{.detail = "optional connection: running without one"});
-  else if (notice.kind == MessageKind::DaemonReady)
-    dvm_.daemon_failed(notice.to.index);
   else if (notice.to == Address::scheduler())
     link_.detach();
   else if (notice.to.kind == PartyKind::Daemon)

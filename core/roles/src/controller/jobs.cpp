@@ -10,6 +10,9 @@ bool Jobs::map(Job& job, const SlotList& slots) {
   for (const auto& [n, k] : slots) total += k;
   for (const auto& app : job.apps) procs += app.maxprocs == 0 ? total : app.maxprocs;
   if (procs == 0 || procs > total) return false;
+  // An app asking for no count gets every slot (then it is the job's only app).
+  for (auto& app : job.apps)
+    if (app.maxprocs == 0) app.maxprocs = static_cast<std::uint32_t>(total);
   job.placement.clear();
   auto node = slots.begin();
   std::uint32_t used = 0;
@@ -66,20 +69,15 @@ void Jobs::launch(Job& job) {
   job.state = JobState::Launching;
   env_.log(ev::JobLaunch{
       .nspace = job.nspace, .session = job.session, .corr = job.corr, .num_daemons = job.placement.size()});
-  // Each daemon runs its share; a daemon hosting ranks of several apps runs them together.
+  // Each daemon is sent the whole job and the ranks that are its own (PRRTE's launch message
+  // carries the job map the same way).
   std::uint32_t rank = 0;
   std::vector<NodeId> unreachable;
   for (const auto& [n, procs] : job.placement) {
-    App local = job.apps.front();
-    for (const auto& app : job.apps) {
-      local.runtime_s = std::max(local.simulated_runtime(), app.simulated_runtime());
-      if (local.exit_code == 0) local.exit_code = app.exit_code;
-      local.fail_launch = local.fail_launch || app.fail_launch;
-    }
     if (dvm_.node(n).daemon != DaemonState::Up) {
       unreachable.push_back(n);
     } else {
-      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, std::move(local), procs, rank, job.corr});
+      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, job.apps, procs, rank, job.corr});
       // Paused or preempted while it waited behind the fence: it starts stopped.
       if (job.paused || job.preempted) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
     }

@@ -83,11 +83,19 @@ struct DaemonReady {
   NodeId node = 0;
 };
 
-// The controller's launch message to the daemons hosting part of a job.
+// The launcher's word that a daemon could not start on `node` (the node is down, or the
+// daemon failed before its wire-up): it never reports in.
+struct DaemonStartFailed {
+  NodeId node = 0;
+};
+
+// The controller's launch message to each daemon hosting part of a job: the whole job (every
+// app, its process count resolved, ranks numbered across the apps in order) and which ranks
+// are this daemon's. The daemon works out which app each local rank runs, as PRRTE's odls does.
 struct LaunchProcs {
   std::string nspace;
   std::uint32_t session_id = 0;
-  App app;
+  std::vector<App> apps;
   std::uint32_t local_procs = 0;
   std::uint32_t first_rank = 0;
   std::string corr;
@@ -146,6 +154,7 @@ enum class MessageKind : std::uint8_t {
   ConnectResponse,
   Notification,
   DaemonReady,
+  DaemonStartFailed,
   LaunchProcs,
   ProcsStarted,
   ProcsEnded,
@@ -174,8 +183,8 @@ struct PeerLost {
 
 using Message =
     std::variant<AllocRequest, AllocResponse, SessionCtrlRequest, SessionCtrlResponse, ConnectRequest, ConnectResponse,
-                 Notification, DaemonReady, LaunchProcs, ProcsStarted, ProcsEnded, KillProcs, DaemonShutdown,
-                 Unreachable, PeerLost, SpawnRequest, SpawnResponse, SignalProcs>;
+                 Notification, DaemonReady, DaemonStartFailed, LaunchProcs, ProcsStarted, ProcsEnded, KillProcs,
+                 DaemonShutdown, Unreachable, PeerLost, SpawnRequest, SpawnResponse, SignalProcs>;
 
 // Signals the simulated processes understand (Linux numbering).
 inline constexpr int kSigHup = 1, kSigInt = 2, kSigKill = 9, kSigTerm = 15, kSigCont = 18, kSigStop = 19;
@@ -198,8 +207,6 @@ constexpr MessageKind kind_of() {
   return static_cast<MessageKind>(MessageIndex<T, Message>::value);
 }
 std::string_view message_name(MessageKind k);  // "alloc_request", ...
-// Bytes on the wire: a fixed header plus the packed payload, so big requests cost more.
-std::uint64_t wire_size(const Message& m);
 std::uint64_t message_id(const Message& m);
 const std::string* message_corr(const Message& m);
 

@@ -52,6 +52,7 @@ class Controller final : public Role, private JobEvents {
   void on(Address from, ConnectRequest&& req);
   void on(Address from, ConnectResponse&& resp);
   void on(Address from, DaemonReady&& ready);
+  void on(Address from, DaemonStartFailed&& failed);
   void on(Address from, ProcsStarted&& started);
   void on(Address from, ProcsEnded&& ended);
   void on(Address from, Unreachable&& notice);

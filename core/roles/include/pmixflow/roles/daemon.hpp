@@ -1,34 +1,31 @@
 // A non-master daemon (PRRTE's prted): the PMIx server of its node. It decides nothing about
 // allocations: requests from local callers are relayed to the controller and the answers
-// carried back. It starts, watches and kills the local processes of jobs.
+// carried back. It starts, signals and kills the local processes of jobs through its process
+// runner, and reports how they ended in PMIx terms.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <random>
-#include <set>
+#include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "pmixflow/proto/env.hpp"
+#include "pmixflow/roles/process_runner.hpp"
 
 namespace pmixflow {
 
-struct DaemonConfig {
-  double proc_start_s = 0.001;  // fork/exec of the local processes of one job
-  // Real process starts vary: with jitter, a job's ranks on many nodes do not start (nor
-  // end) at one instant. Each start takes proc_start_s * (1 + jitter * u), u in [0, 1).
-  double jitter = 0;
-  std::uint64_t seed = 0;  // with the node id, seeds this daemon's own generator
-};
-
-class Daemon final : public Role {
+class Daemon final : public Role, private ProcessEvents {
  public:
-  Daemon(Env& env, NodeId node, DaemonConfig config = {})
-      : env_(env), node_(node), config_(config), random_(config.seed * 0x9E3779B97F4A7C15ULL + node) {}
+  Daemon(Env& env, NodeId node, std::unique_ptr<ProcessRunner> runner)
+      : env_(env), node_(node), runner_(std::move(runner)) {}
 
   void start() override;
   void handle(Address from, Message&& msg) override;
+
+  // This node's share of a launch: which ranks of which app run here.
+  static LocalLaunch local_share(const LaunchProcs& launch);
 
  private:
   struct PendingCall {
@@ -38,33 +35,45 @@ class Daemon final : public Role {
     std::string corr;
   };
   struct LocalJob {
-    TimerId end_timer = 0;
-    int exit_code = 0;
-    bool running = false;
-    bool stopped = false;  // SIGSTOP: the processes keep memory and slots but make no progress
-    double ends_at = 0;    // while running
-    double remaining = 0;  // while stopped
+    std::optional<Status> killed;  // the reason the controller gave for killing it
   };
+
+  void on(Address from, AllocRequest&& req);
+  void on(Address from, SessionCtrlRequest&& req);
+  void on(Address from, SpawnRequest&& req);
+  void on(Address from, AllocResponse&& resp);
+  void on(Address from, SessionCtrlResponse&& resp);
+  void on(Address from, SpawnResponse&& resp);
+  void on(Address from, Notification&& event);
+  void on(Address from, ConnectRequest&& req);
+  void on(Address from, LaunchProcs&& launch);
+  void on(Address from, SignalProcs&& sig);
+  void on(Address from, KillProcs&& kill);
+  void on(Address from, DaemonShutdown&& shutdown);
+  void on(Address from, Unreachable&& notice);
+  void on(Address from, PeerLost&& notice);
+  template <class M>
+  void on(Address, M&&) {}
+
+  // What the runner reports.
+  void started(const std::string& nspace) override;
+  void start_failed(const std::string& nspace, const std::string& detail) override;
+  void exited(const std::string& nspace, const ProcessExit& exit) override;
 
   template <class Relayed, class Call>
   void relay(Address from, Call&& call);
-  void on_signal(const SignalProcs& sig);
-  void arm_end(const std::string& nspace, double after);
   template <class Response>
   void carry_back(Response&& resp);
   void answer_failed(const PendingCall& call, Status status);
-  void launch(LaunchProcs&& launch);
-  void end_local(const std::string& nspace, Status status, int exit_code);
   void fail_pending(Status status);
 
   Env& env_;
   NodeId node_;
-  DaemonConfig config_;
+  std::unique_ptr<ProcessRunner> runner_;
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, PendingCall> pending_;  // ordered: failing them all is deterministic
   std::unordered_map<std::string, LocalJob> jobs_;
   std::map<Address, Proc> clients_;  // local tools and processes: PMIx events reach them through us
-  std::mt19937_64 random_;
 };
 
 }  // namespace pmixflow

@@ -22,17 +22,16 @@ struct Proc {
 };
 std::string to_string(const Proc& p);  // "nspace.rank"
 
-// pmix_app_t, as far as the flow needs it. The simulator runs `sleep N` for N seconds, any
-// other command for `runtime_s`; the emulator runs the command itself.
+// pmix_app_t, as far as the flow needs it: the command, its arguments and environment, and
+// how many processes run it. What the processes then do is the running environment's
+// business (roles/process_runner.hpp); a scenario that cannot say it with a real command says
+// it in the environment (model/app_behaviour.hpp).
 struct App {
   std::string cmd;
   std::vector<std::string> argv;
-  std::uint32_t maxprocs = 1;
-  double runtime_s = 0;      // simulated run time when cmd is not `sleep`
-  int exit_code = 0;         // how the simulated processes exit
-  bool fail_launch = false;  // the simulated executable cannot be started
+  std::vector<std::string> env;  // NAME=value, added to the processes' environment
+  std::uint32_t maxprocs = 1;    // 0: as many as the slots it is given
   bool operator==(const App&) const = default;
-  double simulated_runtime() const;
 };
 
 struct InfoItem;
@@ -73,11 +72,6 @@ const T* InfoList::get(std::string_view key) const {
   const Value* v = find(key);
   return v ? std::get_if<T>(v) : nullptr;
 }
-
-// Bytes the list would take on the wire (pmix_info_t packing: key, type tag, payload).
-std::uint64_t wire_size(const InfoList& info);
-std::uint64_t wire_size(const Value& v);
-std::uint64_t wire_size(std::span<const App> apps);  // as a Value holding them
 
 // PMIX_ALLOC_TIME (or `key`) in seconds: a v5 string `months:...:seconds` or a 4.2.2 integer.
 // Throws InputError on a malformed string.

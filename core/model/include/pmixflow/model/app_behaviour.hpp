@@ -1,0 +1,36 @@
+// What an app's processes do, as a scenario or a trace describes it where no real program
+// says it: how long they run, how they exit, whether they can start at all. The description
+// travels in the app's environment (pmix_app_t's env), as PMIx carries any app's, so it
+// reaches whichever daemon runs the app - in the simulator or, across PMIx, in the emulator.
+//
+// `sleep N` describes itself: it runs N seconds. Anything else runs PMIXFLOW_RUNTIME seconds.
+#pragma once
+
+#include <string_view>
+
+#include "pmixflow/vocab/info.hpp"
+
+namespace pmixflow {
+
+inline constexpr std::string_view kRuntimeVar = "PMIXFLOW_RUNTIME";         // seconds, a decimal number
+inline constexpr std::string_view kExitCodeVar = "PMIXFLOW_EXIT_CODE";      // an integer; 0 unless given
+inline constexpr std::string_view kFailLaunchVar = "PMIXFLOW_FAIL_LAUNCH";  // "1": the executable cannot start
+
+struct AppBehaviour {
+  double runtime_s = 0;
+  int exit_code = 0;
+  bool fail_launch = false;
+};
+
+// Read from the app: `sleep N`'s argument first, then the environment. Values that do not
+// parse count as absent (a scenario is checked when it is read; see describe()).
+AppBehaviour app_behaviour(const App& app);
+
+// Writes `behaviour` into the app's environment, replacing any description already there;
+// the run time unless `sleep N` says it, the rest only where it differs from the defaults.
+void describe(App& app, const AppBehaviour& behaviour);
+
+// The value of NAME in the app's environment ("NAME=value"), the last one given winning.
+const std::string* env_value(const App& app, std::string_view name);
+
+}  // namespace pmixflow

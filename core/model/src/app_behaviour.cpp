@@ -1,0 +1,74 @@
+#include "pmixflow/model/app_behaviour.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "pmixflow/vocab/json_text.hpp"
+
+namespace pmixflow {
+namespace {
+
+template <class T>
+bool parse_whole(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  T value{};
+  auto [p, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || p != end) return false;
+  out = value;
+  return true;
+}
+
+std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.find('=')); }
+
+std::optional<double> sleep_seconds(const App& app) {
+  double seconds = 0;
+  if (app.cmd == "sleep" && !app.argv.empty() && parse_whole(app.argv[0], seconds) && seconds >= 0) return seconds;
+  return std::nullopt;
+}
+
+void set_var(App& app, std::string_view name, const std::string& value) {
+  app.env.push_back(std::string(name) + "=" + value);
+}
+
+}  // namespace
+
+const std::string* env_value(const App& app, std::string_view name) {
+  for (auto it = app.env.rbegin(); it != app.env.rend(); ++it)
+    if (it->size() > name.size() && name_of(*it) == name) return &*it;
+  return nullptr;
+}
+
+AppBehaviour app_behaviour(const App& app) {
+  AppBehaviour b;
+  auto value = [&](std::string_view name) -> std::optional<std::string> {
+    const std::string* entry = env_value(app, name);
+    if (!entry) return std::nullopt;
+    return entry->substr(name.size() + 1);
+  };
+  if (auto s = sleep_seconds(app)) {
+    b.runtime_s = *s;
+  } else if (auto v = value(kRuntimeVar)) {
+    double seconds = 0;
+    if (parse_whole(*v, seconds) && seconds >= 0) b.runtime_s = seconds;
+  }
+  if (auto v = value(kExitCodeVar)) parse_whole(*v, b.exit_code);
+  if (auto v = value(kFailLaunchVar)) b.fail_launch = *v == "1";
+  return b;
+}
+
+void describe(App& app, const AppBehaviour& b) {
+  std::erase_if(app.env, [](const std::string& e) {
+    const auto n = name_of(e);
+    return n == kRuntimeVar || n == kExitCodeVar || n == kFailLaunchVar;
+  });
+  if (!sleep_seconds(app)) {
+    std::string seconds;
+    json_number_into(seconds, b.runtime_s);  // shortest text that reads back the same
+    set_var(app, kRuntimeVar, seconds);
+  }
+  if (b.exit_code != 0) set_var(app, kExitCodeVar, std::to_string(b.exit_code));
+  if (b.fail_launch) set_var(app, kFailLaunchVar, "1");
+}
+
+}  // namespace pmixflow
