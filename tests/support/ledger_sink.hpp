@@ -16,12 +16,12 @@ struct CallsSink final : log::EventSink {
 };
 
 struct SchedulerSink final : log::EventSink {
-  log::KindSet kinds() const override { return SchedulerLedger::kinds(); }
+  log::KindSet kinds() const override { return AllocationLedger::kinds(); }
   void begin(const log::LogHeader&) override {}
   void event(const log::EventView& e) override { ledger.apply(e); }
   void end(const log::EventView&) override {}
   const AllocationAccount& at(std::size_t i) const { return ledger.accounts().at(i); }
-  SchedulerLedger ledger;
+  AllocationLedger ledger;
 };
 
 }  // namespace pmixflow::test

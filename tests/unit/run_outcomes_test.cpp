@@ -35,5 +35,39 @@ TEST(RecordedComparison, NothingToCompareIsNothing) {
   EXPECT_FALSE(compare_with_recording({outcome("1", 0, 5)}, trace).has_value());
 }
 
+// Every way a request can end, in jobs.csv's terms (docs/outputs.md).
+TEST(FinalState, RequestsThatRanAreJudgedByTheirFirstJob) {
+  RequestFate ran{Status::Success, true, Status::Success, true, true, Status::Success};
+  EXPECT_EQ(final_state(ran), "COMPLETED_SUCCESSFULLY");
+  ran.first_job = Status::ErrTimeout;
+  EXPECT_EQ(final_state(ran), "COMPLETED_WALLTIME_REACHED");
+  ran.first_job = Status::ErrJobAbortedBySig;
+  EXPECT_EQ(final_state(ran), "COMPLETED_KILLED");
+  ran.first_job = Status::ErrJobNonZeroTerm;
+  EXPECT_EQ(final_state(ran), "COMPLETED_FAILED");
+  ran.first_job.reset();  // a reservation without jobs
+  EXPECT_EQ(final_state(ran), "COMPLETED_SUCCESSFULLY");
+  // The RM could not instantiate its session (its launch failed): it failed, whatever came after.
+  ran.account_status = Status::ErrJobFailedToLaunch;
+  EXPECT_EQ(final_state(ran), "COMPLETED_FAILED");
+}
+
+TEST(FinalState, RequestsThatDidNotRunSayWhy) {
+  // Granted and still running at the end of the run.
+  EXPECT_EQ(final_state(RequestFate{Status::Success, true, Status::Success, true, false, {}}), "RUNNING");
+  // Queued (or held for a scheduler) and never started.
+  EXPECT_EQ(final_state(RequestFate{std::nullopt, true, Status::Success, false, false, {}}), "SUBMITTED");
+  EXPECT_EQ(final_state(RequestFate{std::nullopt, false, Status::Success, false, false, {}}), "SUBMITTED");
+  // Withdrawn by its own requestor: not the scheduler's refusal.
+  EXPECT_EQ(final_state(RequestFate{Status::ErrJobCanceled, true, Status::ErrJobCanceled, false, false, {}}),
+            "CANCELLED");
+  // Nobody decided: no scheduler, or the one holding it went away.
+  EXPECT_EQ(final_state(RequestFate{Status::ErrUnreach, false, Status::Success, false, false, {}}), "LOST");
+  EXPECT_EQ(final_state(RequestFate{Status::ErrUnreach, true, Status::ErrUnreach, false, false, {}}), "LOST");
+  // Refused.
+  EXPECT_EQ(final_state(RequestFate{Status::ErrOutOfResource, false, Status::Success, false, false, {}}), "REJECTED");
+  EXPECT_EQ(final_state(RequestFate{Status::ErrBadParam, false, Status::Success, false, false, {}}), "REJECTED");
+}
+
 }  // namespace
 }  // namespace pmixflow

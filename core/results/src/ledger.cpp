@@ -60,29 +60,34 @@ std::vector<const CallRecord*> CallLedger::by_requestor() const {
   return out;
 }
 
-log::KindSet SchedulerLedger::kinds() {
+log::KindSet AllocationLedger::kinds() {
   return log::kind_set({EventKind::AllocQueued, EventKind::AllocGrant, EventKind::AllocInstantiated,
                         EventKind::AllocCancelled, EventKind::AllocDropped, EventKind::AllocExtended,
-                        EventKind::SessionCompleted, EventKind::AllocRequeued});
+                        EventKind::SessionCompleted, EventKind::AllocRequeued, EventKind::AllocStandalone,
+                        EventKind::SessionInstantiate, EventKind::JobEnd, EventKind::SessionReclaimed});
 }
 
-AllocationAccount* SchedulerLedger::by_corr(std::string_view corr) {
+AllocationAccount* AllocationLedger::by_corr(std::string_view corr) {
   const auto it = corr_index_.find(std::string(corr));
   return it == corr_index_.end() ? nullptr : &accounts_[it->second];
 }
 
-AllocationAccount* SchedulerLedger::by_alloc(std::string_view alloc) {
+AllocationAccount* AllocationLedger::by_alloc(std::string_view alloc) {
   const auto it = alloc_index_.find(std::string(alloc));
   return it == alloc_index_.end() ? nullptr : &accounts_[it->second];
 }
 
-const AllocationAccount* SchedulerLedger::find(std::string_view corr) const {
+const AllocationAccount* AllocationLedger::find(std::string_view corr) const {
   const auto it = corr_index_.find(std::string(corr));
   return it == corr_index_.end() ? nullptr : &accounts_[it->second];
 }
 
-void SchedulerLedger::apply(const log::EventView& e) {
-  if (e.who != "scheduler") return;
+void AllocationLedger::apply(const log::EventView& e) {
+  if (e.who == "scheduler") return scheduler_event(e);
+  if (e.who == "controller") return controller_event(e);
+}
+
+void AllocationLedger::scheduler_event(const log::EventView& e) {
   switch (e.kind) {
     case EventKind::AllocQueued: {
       AllocationAccount a;
@@ -96,15 +101,7 @@ void SchedulerLedger::apply(const log::EventView& e) {
       accounts_.push_back(std::move(a));
       return;
     }
-    case EventKind::AllocGrant:
-      if (auto* a = by_corr(text(e, Field::corr))) {
-        a->alloc_id = text(e, Field::alloc);
-        a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
-        a->started = e.t;
-        a->node_list = text(e, Field::node_list);
-        alloc_index_[a->alloc_id] = static_cast<std::size_t>(a - accounts_.data());
-      }
-      return;
+    case EventKind::AllocGrant: return granted(e);
     case EventKind::AllocInstantiated: return instantiated(e);
     case EventKind::AllocCancelled:
       if (auto* a = by_corr(text(e, Field::corr))) a->status = Status::ErrJobCanceled;
@@ -113,27 +110,87 @@ void SchedulerLedger::apply(const log::EventView& e) {
       if (auto* a = by_corr(text(e, Field::corr))) a->status = e.status(Field::status).value_or(Status::Error);
       return;
     case EventKind::AllocExtended:
-      if (auto* a = by_alloc(text(e, Field::alloc))) a->node_list = text(e, Field::node_list);
-      return;
-    case EventKind::SessionCompleted: return completed(e);
-    case EventKind::AllocRequeued:
       if (auto* a = by_alloc(text(e, Field::alloc))) {
-        alloc_index_.erase(a->alloc_id);
-        ++a->preemptions;
-        a->lost_cpu_s += e.num(Field::lost_cpu_s).value_or(0);
-        a->started = a->ended = -1;
-        a->alloc_id.clear();
-        a->session = 0;
-        a->node_list.clear();
-        a->jobs.clear();
-        a->status = Status::Success;
+        a->node_list = text(e, Field::node_list);
+        a->resources = text(e, Field::resources);
       }
       return;
+    case EventKind::SessionCompleted: return completed(e);
+    case EventKind::AllocRequeued: return requeued(e);
     default: return;
   }
 }
 
-void SchedulerLedger::instantiated(const log::EventView& e) {
+void AllocationLedger::granted(const log::EventView& e) {
+  AllocationAccount* a = by_corr(text(e, Field::corr));
+  if (!a) return;
+  a->alloc_id = text(e, Field::alloc);
+  a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
+  a->started = e.t;
+  a->node_list = text(e, Field::node_list);
+  a->resources = text(e, Field::resources);
+  alloc_index_[a->alloc_id] = static_cast<std::size_t>(a - accounts_.data());
+}
+
+void AllocationLedger::requeued(const log::EventView& e) {
+  AllocationAccount* a = by_alloc(text(e, Field::alloc));
+  if (!a) return;
+  alloc_index_.erase(a->alloc_id);
+  ++a->preemptions;
+  a->lost_cpu_s += e.num(Field::lost_cpu_s).value_or(0);
+  a->started = a->ended = -1;
+  a->alloc_id.clear();
+  a->session = 0;
+  a->node_list.clear();
+  a->resources.clear();
+  a->jobs.clear();
+  a->status = Status::Success;
+}
+
+void AllocationLedger::controller_event(const log::EventView& e) {
+  // A standalone RM's own allocations: served (alloc.standalone), instantiated as its own
+  // decision (session.instantiate by the controller), their jobs ended, reclaimed.
+  switch (e.kind) {
+    case EventKind::AllocStandalone: {
+      if (e.str(Field::directive) != directive_name(Directive::New)) return;
+      AllocationAccount a;
+      a.corr = text(e, Field::corr);
+      a.standalone = true;
+      a.submitted = e.t;
+      corr_index_[a.corr] = accounts_.size();
+      accounts_.push_back(std::move(a));
+      return;
+    }
+    case EventKind::SessionInstantiate: {
+      AllocationAccount* a = by_corr(text(e, Field::corr));
+      if (!a || !a->standalone || e.str(Field::by) != "controller" || a->started >= 0) return;
+      a->alloc_id = text(e, Field::alloc);
+      a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
+      a->started = e.t;
+      a->node_list = text(e, Field::node_list);
+      a->time_limit = e.num(Field::time_limit).value_or(0);
+      standalone_sessions_[a->session] = static_cast<std::size_t>(a - accounts_.data());
+      return;
+    }
+    case EventKind::JobEnd: {
+      const auto it = standalone_sessions_.find(static_cast<std::uint32_t>(e.uint(Field::session).value_or(0)));
+      if (it != standalone_sessions_.end())
+        accounts_[it->second].jobs.emplace_back(text(e, Field::nspace),
+                                                e.status(Field::status).value_or(Status::Error));
+      return;
+    }
+    case EventKind::SessionReclaimed: {
+      const auto it = standalone_sessions_.find(static_cast<std::uint32_t>(e.uint(Field::session).value_or(0)));
+      if (it == standalone_sessions_.end()) return;
+      accounts_[it->second].ended = e.t;
+      standalone_sessions_.erase(it);
+      return;
+    }
+    default: return;
+  }
+}
+
+void AllocationLedger::instantiated(const log::EventView& e) {
   AllocationAccount* a = by_alloc(text(e, Field::alloc));
   if (!a) return;
   const Status status = e.status(Field::status).value_or(Status::Error);
@@ -146,7 +203,7 @@ void SchedulerLedger::instantiated(const log::EventView& e) {
   if (status != Status::Success) a->ended = e.t;
 }
 
-void SchedulerLedger::completed(const log::EventView& e) {
+void AllocationLedger::completed(const log::EventView& e) {
   AllocationAccount* a = by_alloc(text(e, Field::alloc));
   if (!a) return;
   a->ended = e.t;

@@ -11,7 +11,7 @@
 namespace pmixflow {
 
 log::KindSet ReportBuilder::kinds() const {
-  return CallLedger::kinds() | SchedulerLedger::kinds() | log::kind_set({log::EventKind::LogEnd});
+  return CallLedger::kinds() | AllocationLedger::kinds() | log::kind_set({log::EventKind::LogEnd});
 }
 
 void ReportBuilder::begin(const log::LogHeader& header) { run_ = RunInfo::from_header(header, origin_); }

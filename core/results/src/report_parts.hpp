@@ -31,7 +31,7 @@ struct RunEnd {
 struct Pieces {
   const RunInfo& run;
   const CallLedger& calls;
-  const SchedulerLedger& scheduler;
+  const AllocationLedger& scheduler;
   const std::optional<RunEnd>& end;
   const Metrics& metrics;
   const Expectations& expectations;

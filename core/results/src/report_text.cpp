@@ -17,11 +17,20 @@ double stat(const std::optional<RunEnd>& end, const char* key) {
   return it != end->stats.end() && it->is_number() ? it->get<double>() : 0;
 }
 
+// "4 COMPLETED_SUCCESSFULLY, 1 CANCELLED": every request by its final state in jobs.csv.
+std::string states_line(const Metrics& m) {
+  std::string out;
+  for (const auto& [state, count] : m.final_states)
+    out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + state;
+  return out.empty() ? "none" : out;
+}
+
 void replay_lines(std::ostream& out, const Pieces& p) {
   const Metrics& m = p.metrics;
   std::size_t skipped = 0;
   for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
-  out << "  jobs: " << m.jobs << " run, " << m.rejected << " rejected, " << skipped << " skipped in the trace\n";
+  out << "  jobs: " << m.jobs << " run, " << m.rejected << " rejected, " << skipped << " skipped in the trace ("
+      << states_line(m) << ")\n";
   out << std::setprecision(6) << "  mean wait " << m.mean_wait_s << " s (max " << m.max_wait_s
       << " s), mean bounded slowdown " << m.mean_bounded_slowdown << ", utilization " << m.utilization << ", makespan "
       << m.makespan_s << " s\n";
@@ -48,9 +57,7 @@ void call_lines(std::ostream& out, const Pieces& p) {
     if (const auto alloc = alloc_of(c->answer_info); !alloc.empty()) out << " (" << alloc << ")";
     out << "\n";
   }
-  std::size_t completed = 0;
-  for (const auto& a : p.scheduler.accounts()) completed += a.ended >= 0 && a.started >= 0;
-  out << "  allocations: " << p.scheduler.accounts().size() << " granted or refused, " << completed << " completed\n";
+  out << "  allocation requests: " << states_line(p.metrics) << "\n";
 }
 
 }  // namespace
@@ -61,6 +68,8 @@ std::string summary_text(const Pieces& p) {
   if (!p.run.description.empty()) out << "  " << p.run.description << "\n";
   out << "  machine: " << p.run.platform << "; " << p.run.nodes << " compute nodes of " << p.run.slots_per_node
       << " slots (" << p.run.topology << "), head " << p.run.head << "\n";
+  if (p.run.total_slots() > 0)
+    out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
   if (p.end)
     out << (p.run.env == "sim" ? "  simulated " : "  ran ") << fmt_seconds(stat(p.end, "sim_time_s")) << " in "
         << fmt_seconds(stat(p.end, "wall_s")) << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))

@@ -7,6 +7,7 @@
 
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/interval_set.hpp"
 #include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
@@ -21,6 +22,7 @@ std::string job_id(const RunInfo& run, const std::string& corr) {
 struct Asked {
   std::string profile = "reservation";  // its app's command; a reservation has none
   std::uint64_t cpus = 0;
+  std::uint64_t nodes = 0;
 };
 
 Asked asked(const CallRecord& call) {
@@ -36,8 +38,39 @@ Asked asked(const CallRecord& call) {
       a.profile = value[0].value("cmd", a.profile);
     else if (key == key::ALLOC_NUM_CPUS && value.is_number_unsigned() && a.cpus == 0)
       a.cpus = value.get<std::uint64_t>();
+    else if (key == key::ALLOC_NUM_NODES && value.is_number_unsigned() && a.nodes == 0)
+      a.nodes = value.get<std::uint64_t>();
   }
   return a;
+}
+
+// The slots a standalone RM's session held: it takes nodes nobody else holds, and on each the
+// first slots (Batsim's numbering: node-major over the compute nodes).
+std::string standalone_resources(const RunInfo& run, const std::string& node_list) {
+  std::vector<std::uint32_t> ids;
+  try {
+    for (const auto& h : parse_host_list(node_list, HostUse::NodeList, "node list").hosts)
+      if (auto n = run.node_index(h.name))
+        for (std::uint32_t k = 0; k < h.slots.value_or(run.slots_per_node); ++k)
+          ids.push_back(*n * run.slots_per_node + k);
+  } catch (const InputError&) {
+    // A request that never got nodes has an empty list: no resources.
+  }
+  return interval_set(std::move(ids));
+}
+
+RequestFate fate(const CallRecord& call, const AllocationAccount* acc) {
+  RequestFate f;
+  if (call.answered) f.answer = call.status;
+  if (!acc) return f;
+  f.accounted = true;
+  f.account_status = acc->status;
+  f.started = acc->started >= 0;
+  f.ended = acc->ended >= 0;
+  if (!acc->jobs.empty()) f.first_job = acc->jobs.front().second;
+  // A standalone RM that could not serve it said so only in its answer.
+  if (acc->standalone && !f.started && f.answer && *f.answer != Status::Success) f.account_status = *f.answer;
+  return f;
 }
 
 JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationAccount* acc) {
@@ -47,37 +80,25 @@ JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationA
   const Asked a = asked(call);
   j.profile = a.profile;
   j.submitted = call.sent - run.time_origin;
-  j.procs = a.cpus;
-  if (!acc) {
-    const Status answer = call.answered ? call.status : Status::ErrUnreach;
-    j.final_state = batsim_final_state(answer, false, answer);
-    return j;
-  }
-  j.procs = acc->cpus;
+  // Slots, the unit resources are counted in: whole nodes count all their slots.
+  j.requested = a.nodes > 0 ? a.nodes * run.slots_per_node : a.cpus;
+  j.final_state = final_state(fate(call, acc));
+  if (!acc) return j;
+  if (!acc->standalone) j.requested = acc->cpus;
   j.requested_time = acc->time_limit;
   j.preemptions = acc->preemptions;
   j.lost_cpu_s = acc->lost_cpu_s;
-  const bool ran = acc->started >= 0 && acc->ended >= 0;
-  if (ran) {
-    j.started = acc->started - run.time_origin;
-    j.finished = acc->ended - run.time_origin;
-  }
-  j.final_state = batsim_final_state(acc->status, ran, acc->jobs.empty() ? Status::Success : acc->jobs.front().second);
-  // Batsim numbers resources from 0: compute nodes in the cluster's order, head excluded.
-  std::vector<std::uint32_t> ids;
-  try {
-    for (const auto& h : parse_host_list(acc->node_list, HostUse::NodeList, "node list").hosts)
-      if (auto n = run.node_index(h.name)) ids.push_back(*n);
-  } catch (const InputError&) {
-    // A request that never got nodes has an empty list: no resources.
-  }
-  j.allocated = interval_set(std::move(ids));
+  if (acc->started < 0) return j;
+  j.started = acc->started - run.time_origin;
+  if (acc->ended >= 0) j.finished = acc->ended - run.time_origin;
+  j.allocated = acc->standalone ? standalone_resources(run, acc->node_list) : acc->resources;
+  j.allocated_count = interval_set_size(j.allocated);
   return j;
 }
 
 }  // namespace
 
-std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const SchedulerLedger& scheduler) {
+std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& allocations) {
   std::vector<const CallRecord*> requests;
   for (const auto& c : calls.calls())
     if (c.directive == directive_name(Directive::New)) requests.push_back(&c);
@@ -85,7 +106,7 @@ std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls
                    [](const CallRecord* a, const CallRecord* b) { return a->line < b->line; });
   std::vector<JobOutcome> out;
   out.reserve(requests.size());
-  for (const CallRecord* c : requests) out.push_back(outcome(run, *c, scheduler.find(c->corr)));
+  for (const CallRecord* c : requests) out.push_back(outcome(run, *c, allocations.find(c->corr)));
   return out;
 }
 

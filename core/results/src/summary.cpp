@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 #include "report_parts.hpp"
 
@@ -34,7 +35,7 @@ json calls_json(const CallLedger& calls) {
   return out;
 }
 
-json allocations_json(const SchedulerLedger& scheduler) {
+json allocations_json(const AllocationLedger& scheduler) {
   json out = json::array();
   for (const auto& a : scheduler.accounts()) {
     json jobs = json::array();
@@ -48,6 +49,7 @@ json allocations_json(const SchedulerLedger& scheduler) {
                    {"ended", a.ended},
                    {"cpus", a.cpus},
                    {"nodes", a.node_list},
+                   {"resources", a.resources},
                    {"status", status_name(a.status)},
                    {"jobs", jobs},
                    {"priority", a.priority},
@@ -55,6 +57,19 @@ json allocations_json(const SchedulerLedger& scheduler) {
                    {"lost_cpu_s", a.lost_cpu_s}});
   }
   return out;
+}
+
+// How jobs.csv numbers resources, so that its allocated_resources can be read back to nodes.
+json resources_json(const RunInfo& run) {
+  json r{{"unit", "slot"},
+         {"count", run.total_slots()},
+         {"numbering", "node-major: the slots of each compute node in turn, the nodes in the machine's order"}};
+  if (run.total_slots() > 0)
+    r["nodes"] = json::array({{{"nodes", compress_host_names(run.compute_nodes)},
+                               {"slots_per_node", run.slots_per_node},
+                               {"first", 0},
+                               {"last", run.total_slots() - 1}}});
+  return r;
 }
 
 void add_replay(json& s, const Pieces& p) {
@@ -85,8 +100,10 @@ json summary(const Pieces& p) {
          {"topology", p.run.topology},
          {"nodes", p.run.nodes},
          {"slots_per_node", p.run.slots_per_node},
+         {"resources", resources_json(p.run)},
          {"jobs", m.jobs},
          {"rejected", m.rejected},
+         {"final_states", m.final_states},
          {"mean_wait_s", m.mean_wait_s},
          {"max_wait_s", m.max_wait_s},
          {"mean_bounded_slowdown", m.mean_bounded_slowdown},

@@ -52,7 +52,7 @@ std::vector<JobOutcome> bare_replay(const SwfTrace& trace, Policy& policy, std::
       JobOutcome& o = outcomes[next];
       o.job_id = std::to_string(job.record.job);
       o.submitted = t;
-      o.procs = job.procs;
+      o.requested = job.procs;
       o.requested_time = job.estimate;
       ++next;
     }
@@ -65,6 +65,7 @@ std::vector<JobOutcome> bare_replay(const SwfTrace& trace, Policy& policy, std::
       outcomes[*key].started = t;
       outcomes[*key].finished = t + job.runtime;
       outcomes[*key].final_state = "COMPLETED_SUCCESSFULLY";
+      outcomes[*key].allocated_count = job.procs;  // what the utilisation counts
       ends.push({t + job.runtime, *key});
       view.waiting.erase(it);
     }

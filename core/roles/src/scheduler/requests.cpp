@@ -106,7 +106,7 @@ Live* Scheduler::owned(const Origin& origin, const InfoList& info, const Proc& r
 void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
   Live* live = owned(origin, req.info, requestor);
   if (!live) return;
-  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != pool_.node_list(live->nodes))
+  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != pool_.node_list(live->slots))
     return answer(origin, Status::ErrNotSupported);  // a session cannot shrink; release all of it
   InfoList directives;
   directives.add(key::SESSION_TERMINATE, true);

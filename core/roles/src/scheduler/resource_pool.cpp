@@ -4,13 +4,34 @@
 
 namespace pmixflow {
 
+SlotList slot_counts(const SlotRuns& runs) {
+  SlotList out;
+  for (const auto& r : runs) {
+    auto same = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == r.node; });
+    if (same != out.end())
+      same->second += r.count;
+    else
+      out.emplace_back(r.node, r.count);
+  }
+  return out;
+}
+
 ResourcePool::ResourcePool(const Cluster& cluster, bool exclusive_nodes)
     : cluster_(cluster),
       exclusive_nodes_(exclusive_nodes),
       free_slots_(cluster.size(), 0),
+      used_(cluster.size()),
+      first_id_(cluster.size(), 0),
       down_(cluster.size(), false) {
-  for (NodeId n = 0; n < cluster_.size(); ++n)
-    if (cluster_.node(n).schedulable) free_slots_[n] = cluster_.node(n).slots;
+  // Resource ids: the compute nodes' slots, node by node in the machine's order.
+  std::uint32_t next_id = 0;
+  for (NodeId n = 0; n < cluster_.size(); ++n) {
+    if (!cluster_.node(n).schedulable) continue;
+    free_slots_[n] = cluster_.node(n).slots;
+    used_[n].assign(cluster_.node(n).slots, false);
+    first_id_[n] = next_id;
+    next_id += cluster_.node(n).slots;
+  }
   total_ = free_total_ = whole_free_slots_ = cluster_.schedulable_slots();
   for (const auto& n : cluster_.nodes()) nodes_ += n.schedulable ? 1 : 0;
   whole_free_nodes_ = nodes_;
@@ -44,8 +65,22 @@ void ResourcePool::use(NodeId n, std::uint32_t slots) {
   free_total_ -= slots;
 }
 
-SlotList ResourcePool::take(const Need& need) {
-  SlotList out;
+void ResourcePool::take_on(NodeId n, std::uint32_t slots, SlotRuns& out) {
+  use(n, slots);
+  auto& used = used_[n];
+  for (std::uint32_t i = 0; i < used.size() && slots > 0; ++i) {
+    if (used[i]) continue;
+    used[i] = true;
+    --slots;
+    if (!out.empty() && out.back().node == n && out.back().first + out.back().count == i)
+      ++out.back().count;
+    else
+      out.push_back(SlotRun{n, i, 1});
+  }
+}
+
+SlotRuns ResourcePool::take(const Need& need) {
+  SlotRuns out;
   const bool whole_nodes = need.nodes > 0 || exclusive_nodes_;
   std::uint64_t left = whole_nodes && need.nodes > 0 ? need.nodes : need.cpus;
   for (NodeId n = 0; n < cluster_.size() && left > 0; ++n) {
@@ -53,27 +88,26 @@ SlotList ResourcePool::take(const Need& need) {
     if (whole_nodes) {
       if (free_slots_[n] != cluster_.node(n).slots) continue;
       const std::uint32_t slots = free_slots_[n];
-      out.emplace_back(n, slots);
-      use(n, slots);
+      take_on(n, slots, out);
       left -= need.nodes > 0 ? 1 : std::min<std::uint64_t>(left, slots);
     } else {
       const auto slots = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, free_slots_[n]));
-      out.emplace_back(n, slots);
-      use(n, slots);
+      take_on(n, slots, out);
       left -= slots;
     }
   }
   return out;
 }
 
-void ResourcePool::give_back(const SlotList& slots) {
-  for (const auto& [n, k] : slots) {
-    if (down_[n]) continue;
-    free_slots_[n] += k;
-    free_total_ += k;
-    if (free_slots_[n] == cluster_.node(n).slots) {
+void ResourcePool::give_back(const SlotRuns& slots) {
+  for (const auto& r : slots) {
+    if (down_[r.node]) continue;
+    for (std::uint32_t i = r.first; i < r.first + r.count; ++i) used_[r.node][i] = false;
+    free_slots_[r.node] += r.count;
+    free_total_ += r.count;
+    if (free_slots_[r.node] == cluster_.node(r.node).slots) {
       ++whole_free_nodes_;
-      whole_free_slots_ += free_slots_[n];
+      whole_free_slots_ += free_slots_[r.node];
     }
   }
 }
@@ -94,6 +128,25 @@ bool ResourcePool::node_down(NodeId n) {
   return true;
 }
 
-std::string ResourcePool::node_list(const SlotList& slots) const { return format_node_slots(slots, cluster_); }
+std::string ResourcePool::node_list(const SlotRuns& slots) const {
+  return format_node_slots(slot_counts(slots), cluster_);
+}
+
+std::string ResourcePool::resources(const SlotRuns& slots) const {
+  // Each run is a range of consecutive ids already: sorted and joined, never expanded.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;  // first, last
+  for (const auto& r : slots)
+    if (r.count > 0) ranges.emplace_back(first_id_[r.node] + r.first, first_id_[r.node] + r.first + r.count - 1);
+  std::sort(ranges.begin(), ranges.end());
+  std::string out;
+  for (std::size_t i = 0; i < ranges.size();) {
+    auto [first, last] = ranges[i];
+    for (++i; i < ranges.size() && ranges[i].first <= last + 1; ++i) last = std::max(last, ranges[i].second);
+    if (!out.empty()) out += ' ';
+    out += std::to_string(first);
+    if (last > first) out += "-" + std::to_string(last);
+  }
+  return out;
+}
 
 }  // namespace pmixflow

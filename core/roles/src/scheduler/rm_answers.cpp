@@ -39,7 +39,7 @@ void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp)
     return reply(resp.status == Status::Success ? Status::ErrNotFound : resp.status);
   }
   if (resp.status != Status::Success) {
-    pool_.give_back(live->nodes);
+    pool_.give_back(live->slots);
     live_.erase(out.alloc_id);
     reply(resp.status);
     return schedule();
@@ -49,7 +49,7 @@ void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp)
   InfoList info;
   info.add(key::ALLOC_ID, out.alloc_id)
       .add(key::SESSION_ID, live->session_id)
-      .add(key::ALLOC_NODE_LIST, pool_.node_list(live->nodes));
+      .add(key::ALLOC_NODE_LIST, pool_.node_list(live->slots));
   for (const auto& item : resp.info.items)
     if (item.key == key::NSPACE) info.items.push_back(item);
   reply(Status::Success, std::move(info));
@@ -65,17 +65,13 @@ void Scheduler::extended(const Outstanding& out, const SessionCtrlResponse& resp
     return schedule();
   }
   for (const auto& added : out.added) {
-    auto same =
-        std::find_if(live->nodes.begin(), live->nodes.end(), [&](const auto& n) { return n.first == added.first; });
-    if (same != live->nodes.end())
-      same->second += added.second;
-    else
-      live->nodes.push_back(added);
-    live->view.cpus += added.second;
+    live->slots.push_back(added);
+    live->view.cpus += added.count;
   }
   if (out.new_limit > 0) live->view.expected_end = live->view.start_time + out.new_limit;
-  const std::string nodes = pool_.node_list(live->nodes);
-  env_.log(ev::AllocExtended{.corr = out.origin.corr, .alloc = out.alloc_id, .node_list = nodes});
+  const std::string nodes = pool_.node_list(live->slots);
+  env_.log(ev::AllocExtended{
+      .corr = out.origin.corr, .alloc = out.alloc_id, .node_list = nodes, .resources = pool_.resources(live->slots)});
   InfoList info;
   info.add(key::ALLOC_ID, out.alloc_id).add(key::SESSION_ID, live->session_id).add(key::ALLOC_NODE_LIST, nodes);
   answer(out.origin, Status::Success, std::move(info));

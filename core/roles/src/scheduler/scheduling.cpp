@@ -83,7 +83,7 @@ void Scheduler::grant(QueueEntry&& q) {
   live.session_id = session_id;
   live.owner = q.pending.requestor;
   live.corr = q.pending.origin.corr;
-  live.nodes = pool_.take(q.pending.need);
+  live.slots = pool_.take(q.pending.need);
   // Preemptible only once the RM holds the session: there is nothing to terminate before.
   const double limit = q.pending.time_limit;
   live.view = RunningAllocation{q.view.key,
@@ -95,8 +95,12 @@ void Scheduler::grant(QueueEntry&& q) {
                                 false};
   if (q.view.preemptible) live.requeue = q;  // the request as it was queued, to requeue
   running_view_.push_back(live.view);
-  const std::string nodes = pool_.node_list(live.nodes);
-  env_.log(ev::AllocGrant{.corr = live.corr, .alloc = live.alloc_id, .session = session_id, .node_list = nodes});
+  const std::string nodes = pool_.node_list(live.slots);
+  env_.log(ev::AllocGrant{.corr = live.corr,
+                          .alloc = live.alloc_id,
+                          .session = session_id,
+                          .node_list = nodes,
+                          .resources = pool_.resources(live.slots)});
   InfoList directives = instantiation(q.pending, live.alloc_id, nodes);
   // A requeued request was answered with its first session; its later ones are the RM's news.
   Outstanding out{.kind = RmCall::Instantiate, .alloc_id = live.alloc_id, .origin = q.pending.origin};

@@ -95,7 +95,7 @@ void Scheduler::on_complete(Address from, const SessionCtrlRequest& req) {
   if (env_.wants<ev::SessionCompleted>())
     env_.log(ev::SessionCompleted{
         .corr = req.corr, .alloc = live->alloc_id, .session = req.session_id, .jobs = jobs_json(jobs)});
-  pool_.give_back(live->nodes);
+  pool_.give_back(live->slots);
   const bool completed =
       !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const auto& j) { return j.second == Status::Success; });
   // Terminated to make room: the work done is lost and the request waits again. (A job that

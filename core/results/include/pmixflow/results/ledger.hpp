@@ -49,29 +49,32 @@ class CallLedger {
   std::unordered_map<std::string, std::size_t> by_corr_;
 };
 
-// One PMIX_ALLOC_NEW as the scheduler accounted for it.
+// One PMIX_ALLOC_NEW as it was accounted for: by the scheduler that queued it, or, with no
+// scheduler, by the RM that served it from its own pool.
 struct AllocationAccount {
   std::string corr;
   std::string requestor;
   std::string alloc_id;
   std::uint32_t session = 0;
+  bool standalone = false;  // served by the RM itself (alloc.standalone)
   double submitted = 0;
   double started = -1;  // granted; -1: not (or not since its last preemption)
-  double ended = -1;    // its session reported complete
+  double ended = -1;    // its session reported complete (standalone: reclaimed)
   std::uint64_t cpus = 0;
   double time_limit = 0;
   std::string node_list;
+  std::string resources;                             // the slots held, as Batsim resource ids (empty: not logged)
   Status status = Status::Success;                   // how the RM answered its instantiation, or why it left the queue
-  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE
+  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE (standalone: job.end)
   std::int64_t priority = 0;
   std::uint32_t preemptions = 0;
   double lost_cpu_s = 0;
 };
 
-class SchedulerLedger {
+class AllocationLedger {
  public:
   static log::KindSet kinds();
-  // An event of kinds(); those the scheduler did not write are ignored.
+  // An event of kinds(); those neither the scheduler's accounting nor a standalone RM's are ignored.
   void apply(const log::EventView& e);
   const std::vector<AllocationAccount>& accounts() const { return accounts_; }
   const AllocationAccount* find(std::string_view corr) const;
@@ -79,12 +82,17 @@ class SchedulerLedger {
  private:
   AllocationAccount* by_alloc(std::string_view alloc);
   AllocationAccount* by_corr(std::string_view corr);
+  void scheduler_event(const log::EventView& e);
+  void controller_event(const log::EventView& e);
+  void granted(const log::EventView& e);
+  void requeued(const log::EventView& e);
   void completed(const log::EventView& e);
   void instantiated(const log::EventView& e);
 
   std::vector<AllocationAccount> accounts_;
   std::unordered_map<std::string, std::size_t> corr_index_;
   std::unordered_map<std::string, std::size_t> alloc_index_;
+  std::unordered_map<std::uint32_t, std::size_t> standalone_sessions_;  // by session id
 };
 
 }  // namespace pmixflow

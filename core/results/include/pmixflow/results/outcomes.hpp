@@ -1,8 +1,11 @@
 // What became of each job, as researchers compare them: Batsim's jobs.csv (so evalys and the
-// tools around Batsim read it) and the usual aggregate metrics.
+// tools around Batsim read it, and get right answers) and the usual aggregate metrics.
+// docs/outputs.md is the user's reference for both.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,38 +17,61 @@ struct JobOutcome {
   std::string job_id;
   std::string workload;
   std::string profile;
-  double submitted = 0;  // when the requestor asked
-  std::uint64_t procs = 0;
-  double requested_time = 0;  // the estimate (PMIX_ALLOC_TIME); 0: none
-  double started = -1;        // -1: never started
-  double finished = -1;
-  std::string final_state;        // COMPLETED_SUCCESSFULLY, COMPLETED_WALLTIME_REACHED, ...
-  std::string allocated;          // Batsim interval set of resource ids: "0-3 7"
-  std::uint32_t preemptions = 0;  // sessions of it terminated by preemption before the one that ran
-  double lost_cpu_s = 0;          // the work those sessions had done: run time x cpus
+  double submitted = 0;               // when the requestor asked
+  std::uint64_t requested = 0;        // resources (slots) asked for
+  double requested_time = 0;          // the estimate (PMIX_ALLOC_TIME); 0: none
+  double started = -1;                // -1: never started
+  double finished = -1;               // -1: never finished (never started, or still running)
+  std::string final_state;            // one of kFinalStates
+  std::string allocated;              // Batsim interval set of resource ids: "0-3 7"
+  std::uint64_t allocated_count = 0;  // how many resources that is
+  std::uint32_t preemptions = 0;      // sessions of it terminated by preemption before the one that ran
+  double lost_cpu_s = 0;              // the work those sessions had done: run time x cpus
+
+  bool ran() const { return started >= 0 && finished >= 0; }
 };
 
-// Batsim's final state for a request answered `answer` whose (first) job ended `job_status`.
-std::string batsim_final_state(Status answer, bool ran, Status job_status);
+// Batsim's job states, and pmixflow's own where none fits: CANCELLED (withdrawn by its own
+// requestor, PMIX_ERR_JOB_CANCELED) and LOST (never decided: PMIX_ERR_UNREACH, no scheduler
+// reachable or the one holding it went away).
+inline const std::vector<std::string> kFinalStates{"SUBMITTED",
+                                                   "RUNNING",
+                                                   "COMPLETED_SUCCESSFULLY",
+                                                   "COMPLETED_FAILED",
+                                                   "COMPLETED_WALLTIME_REACHED",
+                                                   "COMPLETED_KILLED",
+                                                   "REJECTED",
+                                                   "CANCELLED",
+                                                   "LOST"};
+
+// The facts a request's final state is read from.
+struct RequestFate {
+  std::optional<Status> answer;             // how its call was answered; none: not (yet)
+  bool accounted = false;                   // a scheduler queued it, or the RM served it itself
+  Status account_status = Status::Success;  // the RM's answer to its instantiation, or why it left the queue
+  bool started = false;                     // its resources were granted (and not taken back since)
+  bool ended = false;                       // its session was reported complete
+  std::optional<Status> first_job;          // the first of its jobs to end, by PMIX_JOB_TERM_STATUS
+};
+
+std::string final_state(const RequestFate& fate);
 
 struct Metrics {
-  std::size_t jobs = 0;  // finished jobs the means are over
-  std::size_t rejected = 0;
+  std::size_t jobs = 0;                             // jobs that ran to their end: the means are over them
+  std::size_t rejected = 0;                         // final state REJECTED
+  std::map<std::string, std::size_t> final_states;  // how many of each
   double mean_wait_s = 0;
   double max_wait_s = 0;
   double mean_bounded_slowdown = 0;  // max(1, (wait + run) / max(run, 10))
-  double utilization = 0;            // sum(run * procs) / (total procs * makespan)
+  double utilization = 0;            // sum(run * allocated resources) / (resources * makespan)
   double makespan_s = 0;             // last end - first submit
   std::size_t preemptions = 0;       // sessions terminated to make room (their jobs requeued)
   double lost_cpu_s = 0;             // work those sessions lost: sum of run time x cpus
 };
 
-Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t total_procs);
+Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resources);
 
 // jobs.csv, Batsim's columns in Batsim's order.
 std::string jobs_csv(const std::vector<JobOutcome>& jobs);
-
-// "0-3 7" from resource ids (any order, duplicates allowed).
-std::string interval_set(std::vector<std::uint32_t> ids);
 
 }  // namespace pmixflow

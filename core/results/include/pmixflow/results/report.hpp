@@ -50,7 +50,7 @@ class ReportBuilder final : public log::EventSink {
   std::string origin_;
   std::optional<RunInfo> run_;
   CallLedger calls_;
-  SchedulerLedger scheduler_;
+  AllocationLedger scheduler_;
   std::optional<Closing> closing_;
 };
 

@@ -17,7 +17,7 @@ namespace pmixflow {
 // One outcome per PMIX_ALLOC_NEW call, in the order of the scenario's (or trace's) lines.
 // Times are relative to the run's time origin; a replayed trace's jobs ("job<N>") are named
 // by their SWF number.
-std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const SchedulerLedger& scheduler);
+std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& scheduler);
 
 // Each job's simulated wait beside the wait SWF field 3 says the machine imposed (jobs that
 // ran and have a recorded wait), and how the two compare.

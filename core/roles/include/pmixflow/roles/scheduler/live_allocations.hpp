@@ -19,8 +19,8 @@ struct Live {
   std::string alloc_id;
   std::uint32_t session_id = 0;
   Proc owner;
-  std::string corr;  // the request it was granted for
-  SlotList nodes;
+  std::string corr;        // the request it was granted for
+  SlotRuns slots;          // the slots it holds
   RunningAllocation view;  // view.ending: its session is being terminated to make room
   bool instantiated = false;
   std::optional<QueueEntry> requeue;  // a preemptible grant: the request as it was queued

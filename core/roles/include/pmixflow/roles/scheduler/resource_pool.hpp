@@ -1,12 +1,15 @@
-// The scheduler's view of the machine's resources: free slots per node, whole free nodes, and
-// the nodes reported down. Policies ask whether a request fits on every pass, so the answer
-// comes from counters, not from a scan.
+// The scheduler's view of the machine's resources: which slots of each node are free, whole
+// free nodes, and the nodes reported down. Policies ask whether a request fits on every pass,
+// so the answer comes from counters, not from a scan.
+//
+// Slots have an identity: a grant holds given slots of given nodes, and the log names them as
+// Batsim numbers resources (node-major over the compute nodes in the machine's order), so
+// that two allocations sharing a node never list the same resource.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
@@ -20,6 +23,18 @@ struct Need {
   std::uint64_t cpus = 0;
   std::uint32_t nodes = 0;  // whole nodes asked for; 0 for a cpu count
 };
+
+// `count` slots of `node`, from its slot `first` (a node's slots are numbered from 0).
+struct SlotRun {
+  NodeId node = 0;
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  bool operator==(const SlotRun&) const = default;
+};
+using SlotRuns = std::vector<SlotRun>;
+
+// The slots held, node by node in the order first held: what PMIX_ALLOC_NODE_LIST says.
+SlotList slot_counts(const SlotRuns& runs);
 
 class ResourcePool {
  public:
@@ -35,22 +50,27 @@ class ResourcePool {
   // Whether the machine as it is now could hold it at all, empty.
   bool could_hold(const Need& need) const { return need.cpus <= total_ && need.nodes <= nodes_; }
 
-  // First fit in node order: deterministic, and it packs sessions onto few nodes. Whole nodes
-  // for a node count, and for a cpu count in exclusive mode.
-  SlotList take(const Need& need);
-  void give_back(const SlotList& slots);
+  // First fit in node order, lowest free slots first: deterministic, and it packs sessions
+  // onto few nodes. Whole nodes for a node count, and for a cpu count in exclusive mode.
+  SlotRuns take(const Need& need);
+  void give_back(const SlotRuns& slots);
   // A dead node leaves the pool for good. False when it was already out.
   bool node_down(NodeId node);
 
   // `n01:4,n02:4`, in PMIX_ALLOC_NODE_LIST syntax.
-  std::string node_list(const SlotList& slots) const;
+  std::string node_list(const SlotRuns& slots) const;
+  // The same slots as Batsim resource ids: "0-3 16-19".
+  std::string resources(const SlotRuns& slots) const;
 
  private:
+  void take_on(NodeId n, std::uint32_t slots, SlotRuns& out);
   void use(NodeId n, std::uint32_t slots);
 
   const Cluster& cluster_;
   bool exclusive_nodes_;
   std::vector<std::uint32_t> free_slots_;  // by node
+  std::vector<std::vector<bool>> used_;    // by node, by slot
+  std::vector<std::uint32_t> first_id_;    // by node: the resource id of its slot 0
   std::vector<bool> down_;
   std::uint64_t free_total_ = 0;
   std::uint64_t total_ = 0;

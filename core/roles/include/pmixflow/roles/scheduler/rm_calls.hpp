@@ -21,7 +21,7 @@ struct Outstanding {
   RmCall kind = RmCall::Instantiate;
   std::string alloc_id{};
   Origin origin{};          // the request the call serves
-  SlotList added{};         // Extend: the nodes being added
+  SlotRuns added{};         // Extend: the slots being added
   double new_limit = 0;     // Extend: the new time limit (0: unchanged)
   std::uint64_t group = 0;  // OnBehalf: the decision it is part of
   bool requeued = false;    // Instantiate of a requeued request: nobody waits for its answer
