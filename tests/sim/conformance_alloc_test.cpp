@@ -1,6 +1,6 @@
 // Conformance, FLOW.md §2 (standalone DVM) and §5–7: PMIX_ALLOC_ACTIVATE, the DVM versus the
 // allocation, PMIx_Spawn with PMIX_SPAWN_ALLOC, and failure injection. One test per scenario of
-// tests/scenarios/ (see its README), each run through the real `pmixflow sim`; every test
+// tests/scenarios/ (see its README), each run through the real `pmixflow` in every environment; every test
 // checks the answers and the events or hops that prove the behaviour.
 //
 // Hostfiles: the controller reads PMIX_HOSTFILE (and file= inside PMIX_HOST) as given, relative
@@ -16,19 +16,20 @@
 
 #include <gtest/gtest.h>
 
+#include "environments.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {
 namespace {
 
-struct SimRun {
+struct ScenarioRun {
   std::vector<json> events;
   json summary;
 };
 
 constexpr const char* kScenarioDir = "tests/scenarios/";
 
-SimRun simulate(const std::string& scenario) {
+ScenarioRun run_scenario(const Environment& env, const std::string& scenario) {
   const auto dir = scratch_dir(scenario);
   std::string text = slurp(source_path(kScenarioDir + scenario));
   // Hostfile paths relative to the repository root become absolute (see the top of the file).
@@ -40,14 +41,25 @@ SimRun simulate(const std::string& scenario) {
     std::ofstream out(generated);
     out << text;
   }
-  const auto r = run_pmixflow({"sim", "--scenario", generated.string(), "--out", dir.string(), "--quiet"});
+  const auto r = run_pmixflow(scenario_command(env, generated.string(), dir));
   EXPECT_EQ(r.exit_code, 0) << scenario << ": " << r.err << r.out;
-  SimRun run;
+  ScenarioRun run;
   run.events = read_events(dir / "events.jsonl");
   run.summary = json::parse(slurp(dir / "summary.json"));
   std::filesystem::remove_all(dir);
   return run;
 }
+
+// Each test runs its scenario in every environment (environments.hpp).
+class AllocConformance : public ::testing::TestWithParam<Environment> {
+ protected:
+  ScenarioRun simulate(const std::string& scenario) { return run_scenario(GetParam(), scenario); }
+};
+PMIXFLOW_SCENARIO_SUITE(Activate, AllocConformance);
+PMIXFLOW_SCENARIO_SUITE(DvmVersusAllocation, AllocConformance);
+PMIXFLOW_SCENARIO_SUITE(Failures, AllocConformance);
+PMIXFLOW_SCENARIO_SUITE(SpawnAlloc, AllocConformance);
+PMIXFLOW_SCENARIO_SUITE(Standalone, AllocConformance);
 
 std::string ev_of(const json& e) { return e.value("ev", ""); }
 
@@ -69,14 +81,14 @@ std::string hop(const json& e) {
 }
 
 // Every message sent on behalf of one request, in order.
-std::vector<std::string> hops(const SimRun& run, const std::string& corr) {
+std::vector<std::string> hops(const ScenarioRun& run, const std::string& corr) {
   std::vector<std::string> out;
   for (const auto& e : run.events)
     if (ev_of(e) == "send" && e.value("corr", "") == corr) out.push_back(hop(e));
   return out;
 }
 
-std::vector<json> events(const SimRun& run, const std::string& ev, const std::string& corr = "") {
+std::vector<json> events(const ScenarioRun& run, const std::string& ev, const std::string& corr = "") {
   std::vector<json> out;
   for (const auto& e : run.events)
     if (ev_of(e) == ev && (corr.empty() || e.value("corr", "") == corr)) out.push_back(e);
@@ -85,23 +97,23 @@ std::vector<json> events(const SimRun& run, const std::string& ev, const std::st
 
 // Position in the log of the first event matching, or -1.
 template <class Pred>
-long first_index(const SimRun& run, Pred pred) {
+long first_index(const ScenarioRun& run, Pred pred) {
   for (std::size_t i = 0; i < run.events.size(); ++i)
     if (pred(run.events[i])) return static_cast<long>(i);
   return -1;
 }
 
-long index_of(const SimRun& run, const std::string& ev, const std::string& corr = "") {
+long index_of(const ScenarioRun& run, const std::string& ev, const std::string& corr = "") {
   return first_index(run,
                      [&](const json& e) { return ev_of(e) == ev && (corr.empty() || e.value("corr", "") == corr); });
 }
 
-long index_of_hop(const SimRun& run, const std::string& corr, const std::string& h) {
+long index_of_hop(const ScenarioRun& run, const std::string& corr, const std::string& h) {
   return first_index(run,
                      [&](const json& e) { return ev_of(e) == "send" && e.value("corr", "") == corr && hop(e) == h; });
 }
 
-const json& call(const SimRun& run, const std::string& corr) {
+const json& call(const ScenarioRun& run, const std::string& corr) {
   for (const auto& c : run.summary["calls"])
     if (c["corr"] == corr) return c;
   static const json none = json::object();
@@ -109,24 +121,24 @@ const json& call(const SimRun& run, const std::string& corr) {
   return none;
 }
 
-std::string status(const SimRun& run, const std::string& corr) { return call(run, corr).value("status", "?"); }
+std::string status(const ScenarioRun& run, const std::string& corr) { return call(run, corr).value("status", "?"); }
 
 // One key of the info an answer carried (null when absent).
-json answer_info(const SimRun& run, const std::string& corr, const std::string& key) {
+json answer_info(const ScenarioRun& run, const std::string& corr, const std::string& key) {
   const json& c = call(run, corr);
   if (!c.contains("info") || !c["info"].contains(key)) return nullptr;
   return c["info"][key];
 }
 
 // The one event of a kind for a request (an empty object, and a failure, when not exactly one).
-json only(const SimRun& run, const std::string& ev, const std::string& corr) {
+json only(const ScenarioRun& run, const std::string& ev, const std::string& corr) {
   const auto found = events(run, ev, corr);
   if (found.size() == 1) return found.front();
   ADD_FAILURE() << found.size() << " events " << ev << " for " << corr << ", expected one";
   return json::object();
 }
 
-double answered(const SimRun& run, const std::string& corr) { return call(run, corr).value("answered", -1.0); }
+double answered(const ScenarioRun& run, const std::string& corr) { return call(run, corr).value("answered", -1.0); }
 
 // An info array of the log ([[key, value], ...]) as an object.
 json info_of(const json& e, const std::string& field = "info") {
@@ -136,7 +148,7 @@ json info_of(const json& e, const std::string& field = "info") {
 }
 
 // Nodes whose daemon the controller started (node events "starting") within [from, to).
-std::vector<std::string> daemons_started(const SimRun& run, double from, double to) {
+std::vector<std::string> daemons_started(const ScenarioRun& run, double from, double to) {
   std::vector<std::string> out;
   for (const auto& e : run.events) {
     if (ev_of(e) != "node" || e["daemon"] != "starting") continue;
@@ -149,7 +161,7 @@ std::vector<std::string> daemons_started(const SimRun& run, double from, double 
 }
 
 // launch_procs sent for a request: daemon -> ranks.
-std::map<std::string, int> launches(const SimRun& run, const std::string& corr) {
+std::map<std::string, int> launches(const ScenarioRun& run, const std::string& corr) {
   std::map<std::string, int> out;
   for (const auto& e : run.events)
     if (ev_of(e) == "send" && e["msg"] == "launch_procs" && e.value("corr", "") == corr)
@@ -158,7 +170,7 @@ std::map<std::string, int> launches(const SimRun& run, const std::string& corr) 
 }
 
 // The events a requestor received (PMIX_DVM_IS_READY, ...): code and info.
-std::vector<json> received(const SimRun& run, const std::string& requestor) {
+std::vector<json> received(const ScenarioRun& run, const std::string& requestor) {
   std::vector<json> out;
   for (const auto& e : run.events)
     if (ev_of(e) == "event.received" && e["who"] == "requestor:" + requestor) out.push_back(e);
@@ -166,7 +178,7 @@ std::vector<json> received(const SimRun& run, const std::string& requestor) {
 }
 
 // No request reached the scheduler for this corr, and the scheduler decided nothing for it.
-void expect_no_scheduler_decision(const SimRun& run, const std::string& corr) {
+void expect_no_scheduler_decision(const ScenarioRun& run, const std::string& corr) {
   for (const auto& h : hops(run, corr)) {
     EXPECT_EQ(h.find(">scheduler:alloc_request"), std::string::npos) << corr << ": " << h;
     EXPECT_EQ(h.find(">scheduler:session_ctrl"), std::string::npos) << corr << ": " << h;
@@ -197,8 +209,8 @@ const std::vector<std::string> kAllCompute{"n01", "n02", "n03", "n04", "n05", "n
 
 // ------------------------------------------------------------------ §2: the standalone DVM
 
-TEST(Standalone, ServesFromItsOwnPool) {
-  const SimRun run = simulate("standalone-serve.jsonl");
+TEST_P(Standalone, ServesFromItsOwnPool) {
+  const ScenarioRun run = simulate("standalone-serve.jsonl");
   EXPECT_EQ(status(run, "a#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "b#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "c#1"), "PMIX_ERR_OUT_OF_RESOURCE");
@@ -240,8 +252,8 @@ TEST(Standalone, ServesFromItsOwnPool) {
   EXPECT_EQ(only(run, "job.end", "a#1").value("status", ""), "PMIX_SUCCESS");
 }
 
-TEST(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
-  const SimRun run = simulate("refuse-without-scheduler.jsonl");
+TEST_P(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
+  const ScenarioRun run = simulate("refuse-without-scheduler.jsonl");
   EXPECT_EQ(status(run, "r#1"), "PMIX_ERR_UNREACH");
   EXPECT_EQ(hops(run, "r#1"), (std::vector<std::string>{
                                   "requestor:r>controller:alloc_request(PMIX_ALLOC_NEW)",
@@ -253,8 +265,8 @@ TEST(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
   EXPECT_TRUE(events(run, "session.instantiate").empty());
 }
 
-TEST(Standalone, ReleaseIsServedByTheController) {
-  const SimRun run = simulate("standalone-release.jsonl");
+TEST_P(Standalone, ReleaseIsServedByTheController) {
+  const ScenarioRun run = simulate("standalone-release.jsonl");
   EXPECT_EQ(status(run, "a#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "b#1"), "PMIX_ERR_NO_PERMISSIONS");
   EXPECT_EQ(status(run, "a#2"), "PMIX_SUCCESS");
@@ -283,8 +295,8 @@ TEST(Standalone, ReleaseIsServedByTheController) {
 
 // ------------------------------------------------------------------ §5: PMIX_ALLOC_ACTIVATE
 
-TEST(Activate, AnsweredByTheControllerNotTheScheduler) {
-  const SimRun run = simulate("activate-local.jsonl");
+TEST_P(Activate, AnsweredByTheControllerNotTheScheduler) {
+  const ScenarioRun run = simulate("activate-local.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "v#1"), "PMIX_SUCCESS");
   EXPECT_FALSE(events(run, "scheduler.attached").empty());  // a scheduler is there, and is not asked
@@ -312,8 +324,8 @@ TEST(Activate, AnsweredByTheControllerNotTheScheduler) {
   EXPECT_EQ(daemons_started(run, 1.5, 100), (std::vector<std::string>{"n04"}));
 }
 
-TEST(Activate, GrantedWithNoSchedulerAttached) {
-  const SimRun run = simulate("activate-without-scheduler.jsonl");
+TEST_P(Activate, GrantedWithNoSchedulerAttached) {
+  const ScenarioRun run = simulate("activate-without-scheduler.jsonl");
   EXPECT_EQ(status(run, "r#1"), "PMIX_ERR_UNREACH");  // a NEW needs the scheduler: refused
   EXPECT_EQ(status(run, "r#2"), "PMIX_SUCCESS");      // an ACTIVATE does not
   EXPECT_EQ(events(run, "request.refused", "r#1").size(), 1u);
@@ -326,8 +338,8 @@ TEST(Activate, GrantedWithNoSchedulerAttached) {
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03"}));
 }
 
-TEST(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
-  const SimRun run = simulate("activate-scheduler-owned.jsonl");
+TEST_P(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
+  const ScenarioRun run = simulate("activate-scheduler-owned.jsonl");
   EXPECT_EQ(status(run, "r#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "r#2"), "PMIX_SUCCESS");
   // alloc-1 is the scheduler's: granted by it and instantiated on its order.
@@ -362,8 +374,8 @@ TEST(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
   EXPECT_EQ(answer_info(run, "r#2", "pmix.alloc.id"), "alloc-1");
 }
 
-TEST(Activate, HostfileNamesTheNodes) {
-  const SimRun run = simulate("activate-hostfile.jsonl");
+TEST_P(Activate, HostfileNamesTheNodes) {
+  const ScenarioRun run = simulate("activate-hostfile.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "u#2"), "PMIX_SUCCESS");
   // PMIX_HOSTFILE alone: its two names.
@@ -378,8 +390,8 @@ TEST(Activate, HostfileNamesTheNodes) {
   expect_no_scheduler_decision(run, "u#2");
 }
 
-TEST(Activate, AllMeansEveryAllocatedNodeNotInTheDvm) {
-  const SimRun run = simulate("activate-all.jsonl");
+TEST_P(Activate, AllMeansEveryAllocatedNodeNotInTheDvm) {
+  const ScenarioRun run = simulate("activate-all.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   const auto grow = events(run, "dvm.grow", "u#1");
   ASSERT_EQ(grow.size(), 1u);
@@ -389,20 +401,20 @@ TEST(Activate, AllMeansEveryAllocatedNodeNotInTheDvm) {
   EXPECT_EQ(only(run, "dvm.ready", "u#1").value("code", ""), "PMIX_DVM_IS_READY");
 }
 
-TEST(Activate, RelativeNamesCountFromZero) {
-  const SimRun run = simulate("activate-relative.jsonl");
+TEST_P(Activate, RelativeNamesCountFromZero) {
+  const ScenarioRun run = simulate("activate-relative.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03", "n06"}));  // +n2, +n5
 }
 
-TEST(Activate, FileInsideTheHostListIsRead) {
-  const SimRun run = simulate("activate-file-in-host.jsonl");
+TEST_P(Activate, FileInsideTheHostListIsRead) {
+  const ScenarioRun run = simulate("activate-file-in-host.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03", "n04", "n05"}));
 }
 
-TEST(Activate, HostfileExclusionsWork) {
-  const SimRun run = simulate("activate-hostfile-exclude.jsonl");
+TEST_P(Activate, HostfileExclusionsWork) {
+  const ScenarioRun run = simulate("activate-hostfile-exclude.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n03", "n04", "n05", "n06"}));
   const auto act = events(run, "activate", "u#1");
@@ -410,8 +422,8 @@ TEST(Activate, HostfileExclusionsWork) {
   EXPECT_EQ(act[0]["num_nodes"], 6);  // +all minus ^n07 and ^n08
 }
 
-TEST(Activate, HostfileSlotCountsAreIgnored) {
-  const SimRun run = simulate("activate-hostfile-slots.jsonl");
+TEST_P(Activate, HostfileSlotCountsAreIgnored) {
+  const ScenarioRun run = simulate("activate-hostfile-slots.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");  // not refused as :N would be
   EXPECT_TRUE(events(run, "activate.refused").empty());
   EXPECT_EQ(daemons_started(run, 0.5, 2), (std::vector<std::string>{"n03", "n04"}));
@@ -420,8 +432,8 @@ TEST(Activate, HostfileSlotCountsAreIgnored) {
   EXPECT_EQ(launches(run, "u#2"), (std::map<std::string, int>{{"daemon:n03", 8}, {"daemon:n04", 8}}));
 }
 
-TEST(Activate, SlotCountsAndEmptyNodesAreRefused) {
-  const SimRun run = simulate("activate-refused.jsonl");
+TEST_P(Activate, SlotCountsAndEmptyNodesAreRefused) {
+  const ScenarioRun run = simulate("activate-refused.jsonl");
   const std::vector<std::pair<std::string, std::string>> cases{
       {"u#1", "':N' is refused"}, {"u#2", "':N' is refused"}, {"u#3", "+e would pick"}, {"u#4", "+e would pick"}};
   for (const auto& [corr, why] : cases) {
@@ -441,8 +453,8 @@ TEST(Activate, SlotCountsAndEmptyNodesAreRefused) {
   EXPECT_TRUE(received(run, "u").empty());
 }
 
-TEST(Activate, AlreadyActiveIsSatisfied) {
-  const SimRun run = simulate("activate-already-active.jsonl");
+TEST_P(Activate, AlreadyActiveIsSatisfied) {
+  const ScenarioRun run = simulate("activate-already-active.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");  // nodes already in the DVM: not an error
   EXPECT_EQ(status(run, "u#2"), "PMIX_SUCCESS");  // +all with nothing left: satisfied, not refused
   for (const char* corr : {"u#1", "u#2"}) {
@@ -467,8 +479,8 @@ TEST(Activate, AlreadyActiveIsSatisfied) {
   }
 }
 
-TEST(Activate, NodeOutsideTheAllocationIsAnError) {
-  const SimRun run = simulate("activate-outside-allocation.jsonl");
+TEST_P(Activate, NodeOutsideTheAllocationIsAnError) {
+  const ScenarioRun run = simulate("activate-outside-allocation.jsonl");
   EXPECT_EQ(status(run, "r#1"), "PMIX_SUCCESS");
   EXPECT_EQ(answer_info(run, "r#1", "pmix.alloc.nlist"), "n01:8");
   const std::vector<std::pair<std::string, std::string>> cases{
@@ -490,8 +502,8 @@ TEST(Activate, NodeOutsideTheAllocationIsAnError) {
   EXPECT_TRUE(daemons_started(run, 0.5, 100).empty());
 }
 
-TEST(Activate, AnsweredOnGrantThenTheReadyEventNamesTheAllocation) {
-  const SimRun run = simulate("activate-ready-event.jsonl");
+TEST_P(Activate, AnsweredOnGrantThenTheReadyEventNamesTheAllocation) {
+  const ScenarioRun run = simulate("activate-ready-event.jsonl");
   for (const char* corr : {"r#1", "r#2", "r#3"}) EXPECT_EQ(status(run, corr), "PMIX_SUCCESS") << corr;
   const auto got = received(run, "r");
   ASSERT_EQ(got.size(), 2u);
@@ -519,8 +531,8 @@ TEST(Activate, AnsweredOnGrantThenTheReadyEventNamesTheAllocation) {
   EXPECT_EQ(info_of(ready[0]), (json{{"pmix.alloc.id", "alloc-1"}, {"pmix.alloc.reqid", "act-n02"}}));
 }
 
-TEST(Activate, FailedDaemonStartEndsTheChangeWithDvmMod) {
-  const SimRun run = simulate("activate-dvm-mod.jsonl");
+TEST_P(Activate, FailedDaemonStartEndsTheChangeWithDvmMod) {
+  const ScenarioRun run = simulate("activate-dvm-mod.jsonl");
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");  // granted: the failure comes later, as the event
   EXPECT_EQ(status(run, "u#2"), "PMIX_SUCCESS");
   const auto failed =
@@ -551,8 +563,8 @@ TEST(Activate, FailedDaemonStartEndsTheChangeWithDvmMod) {
   EXPECT_EQ(only(run, "dvm.ready", "u#2").value("code", ""), "PMIX_DVM_IS_READY");
 }
 
-TEST(Activate, JobsSubmittedWhileTheDvmGrowsWaitForTheReadyEvent) {
-  const SimRun run = simulate("activate-launch-fence.jsonl");
+TEST_P(Activate, JobsSubmittedWhileTheDvmGrowsWaitForTheReadyEvent) {
+  const ScenarioRun run = simulate("activate-launch-fence.jsonl");
   for (const char* corr : {"u#1", "s#1", "t#1"}) EXPECT_EQ(status(run, corr), "PMIX_SUCCESS") << corr;
   const long fenced = index_of(run, "job.fenced", "s#1");
   const long ready = index_of(run, "dvm.ready", "u#1");
@@ -574,8 +586,8 @@ TEST(Activate, JobsSubmittedWhileTheDvmGrowsWaitForTheReadyEvent) {
 
 // ------------------------------------------------------------------ §6: the DVM versus the allocation
 
-TEST(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActivated) {
-  const SimRun run = simulate("dvm-host-narrowed.jsonl");
+TEST_P(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActivated) {
+  const ScenarioRun run = simulate("dvm-host-narrowed.jsonl");
   // --host n01,n02: two daemons at start-up, on eight allocated nodes.
   const auto start = events(run, "dvm.grow", "dvm-start");
   ASSERT_EQ(start.size(), 1u);
@@ -601,8 +613,8 @@ TEST(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActiva
             (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 8}, {"daemon:n03", 8}}));
 }
 
-TEST(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilActivated) {
-  const SimRun run = simulate("dvm-released-reservation.jsonl");
+TEST_P(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilActivated) {
+  const ScenarioRun run = simulate("dvm-released-reservation.jsonl");
   for (const char* corr : {"r#1", "r#2", "r#4", "r#5"}) EXPECT_EQ(status(run, corr), "PMIX_SUCCESS") << corr;
   EXPECT_EQ(answer_info(run, "r#1", "pmix.alloc.nlist"), "n01:8,n02:8");
   // Released with inheritance NONE: the nodes go back to the scheduler and their daemons away.
@@ -636,8 +648,8 @@ TEST(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilAc
   EXPECT_EQ(launches(run, "r#5"), whole);
 }
 
-TEST(DvmVersusAllocation, InstantiationOnNodesWithoutDaemonsGrowsTheDvm) {
-  const SimRun run = simulate("session-lifecycle.jsonl");
+TEST_P(DvmVersusAllocation, InstantiationOnNodesWithoutDaemonsGrowsTheDvm) {
+  const ScenarioRun run = simulate("session-lifecycle.jsonl");
   EXPECT_EQ(status(run, "r#1"), "PMIX_SUCCESS");
   const auto grow = events(run, "dvm.grow", "r#1");
   ASSERT_EQ(grow.size(), 1u);
@@ -663,8 +675,8 @@ TEST(DvmVersusAllocation, InstantiationOnNodesWithoutDaemonsGrowsTheDvm) {
 
 // ------------------------------------------------------------------ §7: PMIX_SPAWN_ALLOC
 
-TEST(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
-  const SimRun run = simulate("spawn-alloc-new.jsonl");
+TEST_P(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
+  const ScenarioRun run = simulate("spawn-alloc-new.jsonl");
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   // Exactly the standalone request's path: to the scheduler, which instantiates the session
   // and answers; the job is launched only then, onto the grant.
@@ -692,8 +704,8 @@ TEST(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
   EXPECT_EQ(answer_info(run, "s#1", "pmix.nspace"), "job-1.1");
 }
 
-TEST(SpawnAlloc, ActivateIsAnsweredLocally) {
-  const SimRun run = simulate("spawn-alloc-activate.jsonl");
+TEST_P(SpawnAlloc, ActivateIsAnsweredLocally) {
+  const ScenarioRun run = simulate("spawn-alloc-activate.jsonl");
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   EXPECT_EQ(hops(run, "s#1"), (std::vector<std::string>{
                                   "requestor:s>controller:spawn",
@@ -709,8 +721,8 @@ TEST(SpawnAlloc, ActivateIsAnsweredLocally) {
   EXPECT_EQ(launches(run, "s#1"), (std::map<std::string, int>{{"daemon:n03", 8}}));  // only the activated node
 }
 
-TEST(SpawnAlloc, TheJobIsMappedOnlyOntoTheGrant) {
-  const SimRun run = simulate("spawn-alloc-mapping.jsonl");
+TEST_P(SpawnAlloc, TheJobIsMappedOnlyOntoTheGrant) {
+  const ScenarioRun run = simulate("spawn-alloc-mapping.jsonl");
   EXPECT_EQ(status(run, "o#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   const auto grant = events(run, "alloc.grant", "s#1");
@@ -720,8 +732,8 @@ TEST(SpawnAlloc, TheJobIsMappedOnlyOntoTheGrant) {
   EXPECT_EQ(launches(run, "s#1"), (std::map<std::string, int>{{"daemon:n01", 4}, {"daemon:n02", 8}}));
 }
 
-TEST(SpawnAlloc, RefusedAllocationFailsTheSpawnAndLaunchesNothing) {
-  const SimRun run = simulate("spawn-alloc-refused.jsonl");
+TEST_P(SpawnAlloc, RefusedAllocationFailsTheSpawnAndLaunchesNothing) {
+  const ScenarioRun run = simulate("spawn-alloc-refused.jsonl");
   EXPECT_EQ(status(run, "w#1"), "PMIX_ERR_JOB_ALLOC_FAILED");
   EXPECT_EQ(status(run, "x#1"), "PMIX_ERR_JOB_ALLOC_FAILED");
   // Refused by the scheduler: its refusal, then the spawn's failure; nothing else.
@@ -747,8 +759,8 @@ TEST(SpawnAlloc, RefusedAllocationFailsTheSpawnAndLaunchesNothing) {
   }
 }
 
-TEST(SpawnAlloc, LaunchFailureReleasesTheAllocationBeforeTheSpawnFails) {
-  const SimRun run = simulate("spawn-alloc-launch-fails.jsonl");
+TEST_P(SpawnAlloc, LaunchFailureReleasesTheAllocationBeforeTheSpawnFails) {
+  const ScenarioRun run = simulate("spawn-alloc-launch-fails.jsonl");
   EXPECT_EQ(status(run, "x#1"), "PMIX_ERR_JOB_FAILED_TO_LAUNCH");
   const auto path = hops(run, "x#1");
   // Granted and launched; the launch fails; the allocation goes back with a RELEASE, whose
@@ -797,8 +809,8 @@ TEST(SpawnAlloc, LaunchFailureReleasesTheAllocationBeforeTheSpawnFails) {
   EXPECT_LE(allocs[0].value("ended", 1e9), answered(run, "x#1"));
 }
 
-TEST(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
-  const SimRun run = simulate("spawn-alloc-standalone.jsonl");
+TEST_P(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
+  const ScenarioRun run = simulate("spawn-alloc-standalone.jsonl");
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "x#1"), "PMIX_ERR_JOB_FAILED_TO_LAUNCH");
   // Served as a standalone NEW would be: by the controller, from its pool; launched on the grant.
@@ -828,8 +840,8 @@ TEST(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
   EXPECT_LT(reclaimed, index_of(run, "answer", "x#1"));
 }
 
-TEST(SpawnAlloc, WithoutAllocationIntoTheDvmPool) {
-  const SimRun run = simulate("spawn-pool.jsonl");
+TEST_P(SpawnAlloc, WithoutAllocationIntoTheDvmPool) {
+  const ScenarioRun run = simulate("spawn-pool.jsonl");
   EXPECT_EQ(status(run, "o#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "s#1"), "PMIX_SUCCESS");
   EXPECT_EQ(answer_info(run, "s#1", "pmix.nspace"), "job-dvm.1");
@@ -844,8 +856,8 @@ TEST(SpawnAlloc, WithoutAllocationIntoTheDvmPool) {
   EXPECT_EQ(only(run, "spawn.launch", "s#1").value("session", -1), 0);
 }
 
-TEST(SpawnAlloc, WithoutAllocationIntoANamedSession) {
-  const SimRun run = simulate("spawn-session.jsonl");
+TEST_P(SpawnAlloc, WithoutAllocationIntoANamedSession) {
+  const ScenarioRun run = simulate("spawn-session.jsonl");
   EXPECT_EQ(status(run, "o#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "o#2"), "PMIX_SUCCESS");
   EXPECT_EQ(answer_info(run, "o#2", "pmix.nspace"), "job-1.1");
@@ -867,8 +879,8 @@ TEST(SpawnAlloc, WithoutAllocationIntoANamedSession) {
 
 // ------------------------------------------------------------------ failure injection
 
-TEST(Failures, ADaemonThatFailsToStart) {
-  const SimRun run = simulate("fail-daemon-start.jsonl");
+TEST_P(Failures, ADaemonThatFailsToStart) {
+  const ScenarioRun run = simulate("fail-daemon-start.jsonl");
   EXPECT_EQ(status(run, "a#1"), "PMIX_ERR_JOB_FAILED_TO_LAUNCH");
   EXPECT_EQ(status(run, "b#1"), "PMIX_SUCCESS");
   const long start_failed =
@@ -910,8 +922,8 @@ TEST(Failures, ADaemonThatFailsToStart) {
   EXPECT_EQ(only(run, "job.end", "b#1").value("status", ""), "PMIX_SUCCESS");
 }
 
-TEST(Failures, ANodeThatDiesWhileASessionRuns) {
-  const SimRun run = simulate("fail-node-down.jsonl");
+TEST_P(Failures, ANodeThatDiesWhileASessionRuns) {
+  const ScenarioRun run = simulate("fail-node-down.jsonl");
   EXPECT_EQ(status(run, "a#1"), "PMIX_SUCCESS");
   EXPECT_EQ(answer_info(run, "a#1", "pmix.alloc.nlist"), "n01:8,n02:8");
   const auto fail = events(run, "node.fail");

@@ -1,5 +1,5 @@
 // Conformance, FLOW.md §4 "Session control": one test per scenario of
-// tests/scenarios/session-*.jsonl, each run through the real `pmixflow sim`. A test checks the
+// tests/scenarios/session-*.jsonl, each run through the real `pmixflow` in every environment. A test checks the
 // answers the scenario expects (the `expect` statuses, and the specific ones again here) and
 // the events that prove the behaviour: the signals the daemons received, the time a job ended,
 // who decided, the COMPLETE the scheduler was sent.
@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "environments.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {
@@ -23,17 +24,16 @@ constexpr int kSigCont = 18;
 constexpr int kSigStop = 19;
 constexpr double kTol = 0.01;  // seconds: message latencies are microseconds
 
-struct SimRun {
+struct ScenarioRun {
   int exit_code = -1;
   std::vector<json> events;
   json summary;
 };
 
-SimRun simulate(const std::string& scenario) {
+ScenarioRun run_scenario(const Environment& env, const std::string& scenario) {
   const auto dir = scratch_dir(scenario);
-  const auto r =
-      run_pmixflow({"sim", "--scenario", source_path("tests/scenarios/" + scenario), "--out", dir.string(), "--quiet"});
-  SimRun run;
+  const auto r = run_pmixflow(scenario_command(env, source_path("tests/scenarios/" + scenario), dir));
+  ScenarioRun run;
   run.exit_code = r.exit_code;
   EXPECT_EQ(r.exit_code, 0) << scenario << ": " << r.err << r.out;
   run.events = read_events(dir / "events.jsonl");
@@ -44,8 +44,15 @@ SimRun simulate(const std::string& scenario) {
   return run;
 }
 
+// Each test runs its scenario in every environment (environments.hpp).
+class SessionConformance : public ::testing::TestWithParam<Environment> {
+ protected:
+  ScenarioRun simulate(const std::string& scenario) { return run_scenario(GetParam(), scenario); }
+};
+PMIXFLOW_SCENARIO_SUITE(SessionControl, SessionConformance);
+
 // Every `expect` of the scenario held.
-void expect_all_met(const SimRun& run) {
+void expect_all_met(const ScenarioRun& run) {
   ASSERT_TRUE(run.summary.contains("expectations"));
   EXPECT_GT(run.summary["expectations"]["checked"].get<int>(), 0);
   EXPECT_EQ(run.summary["expectations"]["failed"], 0) << run.summary["expectations"].dump();
@@ -53,19 +60,19 @@ void expect_all_met(const SimRun& run) {
 
 using Pred = std::function<bool(const json&)>;
 
-std::vector<json> events(const SimRun& run, const std::string& ev, const Pred& pred = nullptr) {
+std::vector<json> events(const ScenarioRun& run, const std::string& ev, const Pred& pred = nullptr) {
   std::vector<json> out;
   for (const auto& e : run.events)
     if (e.value("ev", "") == ev && (!pred || pred(e))) out.push_back(e);
   return out;
 }
 
-std::size_t count(const SimRun& run, const std::string& ev, const Pred& pred = nullptr) {
+std::size_t count(const ScenarioRun& run, const std::string& ev, const Pred& pred = nullptr) {
   return events(run, ev, pred).size();
 }
 
 // The time of the only event matching; fails the test when there is not exactly one.
-double time_of(const SimRun& run, const std::string& ev, const Pred& pred = nullptr) {
+double time_of(const ScenarioRun& run, const std::string& ev, const Pred& pred = nullptr) {
   const auto found = events(run, ev, pred);
   EXPECT_EQ(found.size(), 1u) << "events " << ev;
   return found.empty() ? -1.0 : found.front()["t"].get<double>();
@@ -80,16 +87,18 @@ Pred with(const std::string& f1, const json& v1, const std::string& f2, const js
 }
 
 // A copy: a test may look up a key the answer lacks without tripping the const accessor.
-json call(const SimRun& run, const std::string& corr) {
+json call(const ScenarioRun& run, const std::string& corr) {
   for (const auto& c : run.summary["calls"])
     if (c["corr"] == corr) return c;
   ADD_FAILURE() << "no call " << corr;
   return json::object();
 }
 
-std::string status_of(const SimRun& run, const std::string& corr) { return call(run, corr).value("status", "none"); }
+std::string status_of(const ScenarioRun& run, const std::string& corr) {
+  return call(run, corr).value("status", "none");
+}
 
-std::vector<std::string> hops(const SimRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
+std::vector<std::string> hops(const ScenarioRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
 
 // An info array [[key, value], ...] as an object (the last value of a key wins).
 json as_object(const json& pairs) {
@@ -99,14 +108,15 @@ json as_object(const json& pairs) {
 }
 
 // The session-control messages `who` sent to `to` for one request.
-std::vector<json> ctrl_sent(const SimRun& run, const std::string& corr, const std::string& who, const std::string& to) {
+std::vector<json> ctrl_sent(const ScenarioRun& run, const std::string& corr, const std::string& who,
+                            const std::string& to) {
   return events(run, "send", [&](const json& e) {
     return e.value("msg", "") == "session_ctrl" && e.value("corr", "") == corr && e["who"] == who && e["to"] == to;
   });
 }
 
 // How many times the daemons were given `signal` for `nspace` (procs.signal: one per daemon).
-std::size_t signals(const SimRun& run, const std::string& nspace, int signal) {
+std::size_t signals(const ScenarioRun& run, const std::string& nspace, int signal) {
   return count(run, "procs.signal", with("nspace", nspace, "signal", signal));
 }
 
@@ -117,7 +127,7 @@ struct Complete {
   std::vector<std::pair<std::string, std::string>> jobs;  // nspace, PMIX_JOB_TERM_STATUS
 };
 
-std::vector<Complete> completes(const SimRun& run, std::optional<std::uint32_t> session = std::nullopt) {
+std::vector<Complete> completes(const ScenarioRun& run, std::optional<std::uint32_t> session = std::nullopt) {
   std::vector<Complete> out;
   for (const auto& e : run.events) {
     if (e.value("ev", "") != "send" || e.value("msg", "") != "session_ctrl" || e["who"] != "controller" ||
@@ -142,31 +152,31 @@ std::vector<Complete> completes(const SimRun& run, std::optional<std::uint32_t> 
 }
 
 // The node as the controller last logged it at or before time t.
-json node_at(const SimRun& run, const std::string& node, double t) {
+json node_at(const ScenarioRun& run, const std::string& node, double t) {
   json last;
   for (const auto& e : run.events)
     if (e.value("ev", "") == "node" && e["node"] == node && e["t"].get<double>() <= t) last = e;
   return last;
 }
 
-double job_time(const SimRun& run, const std::string& what, const std::string& nspace) {
+double job_time(const ScenarioRun& run, const std::string& what, const std::string& nspace) {
   return time_of(run, what, with("nspace", nspace));
 }
 
-std::string job_status(const SimRun& run, const std::string& nspace) {
+std::string job_status(const ScenarioRun& run, const std::string& nspace) {
   const auto ends = events(run, "job.end", with("nspace", nspace));
   EXPECT_EQ(ends.size(), 1u) << nspace;
   return ends.empty() ? "" : ends.front()["status"].get<std::string>();
 }
 
 // The session a request's instantiation created.
-json instantiated_for(const SimRun& run, const std::string& corr) {
+json instantiated_for(const ScenarioRun& run, const std::string& corr) {
   const auto found = events(run, "session.instantiate", with("corr", corr));
   EXPECT_EQ(found.size(), 1u) << corr;
   return found.empty() ? json::object() : found.front();
 }
 
-std::vector<std::string> decided_by(const SimRun& run, const std::string& corr) {
+std::vector<std::string> decided_by(const ScenarioRun& run, const std::string& corr) {
   std::vector<std::string> out;
   for (const auto& e : events(run, "session_ctrl.execute", with("corr", corr))) out.push_back(e["decided_by"]);
   return out;
@@ -174,8 +184,8 @@ std::vector<std::string> decided_by(const SimRun& run, const std::string& corr) 
 
 // ---------------------------------------------------------------- INSTANTIATE
 
-TEST(SessionControl, InstantiateTakesItsNodesFromSessionResources) {
-  const SimRun run = simulate("session-instantiate-resources.jsonl");
+TEST_P(SessionControl, InstantiateTakesItsNodesFromSessionResources) {
+  const ScenarioRun run = simulate("session-instantiate-resources.jsonl");
   expect_all_met(run);
   // The scheduler's order: INSTANTIATE, the resources inside PMIX_SESSION_RESOURCES, the owner.
   const auto order = ctrl_sent(run, "alice#1", "scheduler", "controller");
@@ -229,8 +239,8 @@ TEST(SessionControl, InstantiateTakesItsNodesFromSessionResources) {
   EXPECT_GE(time_of(run, "session.reclaimed", with("session", 1)), job_time(run, "job.end", "job-1.1"));
 }
 
-TEST(SessionControl, OnlyTheSchedulerInstantiatesSessions) {
-  const SimRun run = simulate("session-instantiate-only-scheduler.jsonl");
+TEST_P(SessionControl, OnlyTheSchedulerInstantiatesSessions) {
+  const ScenarioRun run = simulate("session-instantiate-only-scheduler.jsonl");
   expect_all_met(run);
   // No scheduler: the controller decides, and a requestor is not entitled to create a session,
   // whether the resources come inside PMIX_SESSION_RESOURCES or given directly.
@@ -252,8 +262,8 @@ TEST(SessionControl, OnlyTheSchedulerInstantiatesSessions) {
   EXPECT_EQ(count(run, "job.launch"), 0u);
 }
 
-TEST(SessionControl, InstantiatedNodesAreWithheldForTheSession) {
-  const SimRun run = simulate("session-instantiate-withheld.jsonl");
+TEST_P(SessionControl, InstantiatedNodesAreWithheldForTheSession) {
+  const ScenarioRun run = simulate("session-instantiate-withheld.jsonl");
   expect_all_met(run);
   const double granted = call(run, "alice#1")["answered"].get<double>();
   for (const char* node : {"n01", "n02", "n03", "n04", "n05", "n06", "n07"}) {
@@ -278,8 +288,8 @@ TEST(SessionControl, InstantiatedNodesAreWithheldForTheSession) {
 
 // ---------------------------------------------------------------- PAUSE / RESUME, PREEMPT / RESTORE
 
-TEST(SessionControl, PauseStopsOnceAndResumeContinuesOnce) {
-  const SimRun run = simulate("session-pause-resume.jsonl");
+TEST_P(SessionControl, PauseStopsOnceAndResumeContinuesOnce) {
+  const ScenarioRun run = simulate("session-pause-resume.jsonl");
   expect_all_met(run);
   for (const char* corr : {"alice#2", "alice#3", "alice#4", "alice#5"}) {
     EXPECT_EQ(status_of(run, corr), "PMIX_SUCCESS") << corr;
@@ -302,8 +312,8 @@ TEST(SessionControl, PauseStopsOnceAndResumeContinuesOnce) {
   EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_SUCCESS");
 }
 
-TEST(SessionControl, PausedAndPreemptedIsStoppedOnceAndContinuedWhenNeitherHolds) {
-  const SimRun run = simulate("session-pause-preempt-overlap.jsonl");
+TEST_P(SessionControl, PausedAndPreemptedIsStoppedOnceAndContinuedWhenNeitherHolds) {
+  const ScenarioRun run = simulate("session-pause-preempt-overlap.jsonl");
   expect_all_met(run);
   EXPECT_EQ(signals(run, "job-1.1", kSigStop), 1u);  // PAUSE stops; PREEMPT finds it stopped
   EXPECT_EQ(signals(run, "job-1.1", kSigCont), 1u);  // RESUME leaves it preempted; RESTORE continues
@@ -313,8 +323,8 @@ TEST(SessionControl, PausedAndPreemptedIsStoppedOnceAndContinuedWhenNeitherHolds
   EXPECT_NEAR(job_time(run, "job.end", "job-1.1") - job_time(run, "job.start", "job-1.1"), 37.0, kTol);
 }
 
-TEST(SessionControl, PreemptNamedSuspendsOnlyThatJobAndKeepsItsResources) {
-  const SimRun run = simulate("session-preempt-named.jsonl");
+TEST_P(SessionControl, PreemptNamedSuspendsOnlyThatJobAndKeepsItsResources) {
+  const ScenarioRun run = simulate("session-preempt-named.jsonl");
   expect_all_met(run);
   const auto suspended = events(run, "job.suspend");
   ASSERT_EQ(suspended.size(), 1u);
@@ -339,8 +349,8 @@ TEST(SessionControl, PreemptNamedSuspendsOnlyThatJobAndKeepsItsResources) {
                                                                             {"job-1.2", "PMIX_SUCCESS"}}));
 }
 
-TEST(SessionControl, PreemptAllKeepsTheResourcesUntilTheSessionEnds) {
-  const SimRun run = simulate("session-preempt-all.jsonl");
+TEST_P(SessionControl, PreemptAllKeepsTheResourcesUntilTheSessionEnds) {
+  const ScenarioRun run = simulate("session-preempt-all.jsonl");
   expect_all_met(run);
   const auto suspended = events(run, "job.suspend");
   ASSERT_EQ(suspended.size(), 1u);
@@ -364,8 +374,8 @@ TEST(SessionControl, PreemptAllKeepsTheResourcesUntilTheSessionEnds) {
 
 // ---------------------------------------------------------------- SIGNAL, TERMINATE
 
-TEST(SessionControl, AHarmlessSignalIsDeliveredAndTheJobRunsOn) {
-  const SimRun run = simulate("session-signal-harmless.jsonl");
+TEST_P(SessionControl, AHarmlessSignalIsDeliveredAndTheJobRunsOn) {
+  const ScenarioRun run = simulate("session-signal-harmless.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_SUCCESS");
   EXPECT_EQ(count(run, "job.signal", with("nspace", "job-1.1", "signal", 10)), 1u);
@@ -377,8 +387,8 @@ TEST(SessionControl, AHarmlessSignalIsDeliveredAndTheJobRunsOn) {
   EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_SUCCESS"}}));
 }
 
-TEST(SessionControl, SigtermKillsTheJobAndCompleteCarriesAbortedBySig) {
-  const SimRun run = simulate("session-signal-term.jsonl");
+TEST_P(SessionControl, SigtermKillsTheJobAndCompleteCarriesAbortedBySig) {
+  const ScenarioRun run = simulate("session-signal-term.jsonl");
   expect_all_met(run);
   // The first SIGTERM names job-1.2: it alone is signalled and dies; job-1.1 runs on.
   const auto first = events(run, "job.signal", [](const json& e) { return e["t"].get<double>() < 6.0; });
@@ -396,8 +406,8 @@ TEST(SessionControl, SigtermKillsTheJobAndCompleteCarriesAbortedBySig) {
   EXPECT_EQ(done[0].directives["pmix.alloc.id"], "alloc-1");
 }
 
-TEST(SessionControl, TerminateContinuesPausedJobsThenKillsAndCompletesOnce) {
-  const SimRun run = simulate("session-terminate.jsonl");
+TEST_P(SessionControl, TerminateContinuesPausedJobsThenKillsAndCompletesOnce) {
+  const ScenarioRun run = simulate("session-terminate.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#3"), "PMIX_SUCCESS");
   // Every daemon of a paused job is sent SIGCONT before it is told to kill it.
@@ -441,8 +451,8 @@ TEST(SessionControl, TerminateContinuesPausedJobsThenKillsAndCompletesOnce) {
 
 // ---------------------------------------------------------------- EXTEND
 
-TEST(SessionControl, ExtendAddsNodesGrowingTheDvmAndRearmsTheTimeLimit) {
-  const SimRun run = simulate("session-extend-nodes.jsonl");
+TEST_P(SessionControl, ExtendAddsNodesGrowingTheDvmAndRearmsTheTimeLimit) {
+  const ScenarioRun run = simulate("session-extend-nodes.jsonl");
   expect_all_met(run);
   EXPECT_EQ(instantiated_for(run, "alice#1")["time_limit"], 20);
   json c = call(run, "alice#2");
@@ -474,8 +484,8 @@ TEST(SessionControl, ExtendAddsNodesGrowingTheDvmAndRearmsTheTimeLimit) {
   EXPECT_EQ(completes(run, 1u).size(), 1u);
 }
 
-TEST(SessionControl, ExtendWithPmixTimeoutRearmsTheLimit) {
-  const SimRun run = simulate("session-extend-timeout.jsonl");
+TEST_P(SessionControl, ExtendWithPmixTimeoutRearmsTheLimit) {
+  const ScenarioRun run = simulate("session-extend-timeout.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_SUCCESS");
   const auto extended = events(run, "session.extend", with("session", 1));
@@ -489,8 +499,8 @@ TEST(SessionControl, ExtendWithPmixTimeoutRearmsTheLimit) {
   EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_ERR_TIMEOUT"}}));
 }
 
-TEST(SessionControl, ExtendChangesInheritance) {
-  const SimRun run = simulate("session-extend-inheritance.jsonl");
+TEST_P(SessionControl, ExtendChangesInheritance) {
+  const ScenarioRun run = simulate("session-extend-inheritance.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_SUCCESS");
   EXPECT_EQ(count(run, "session.extend", with("session", 1)), 1u);
@@ -503,8 +513,8 @@ TEST(SessionControl, ExtendChangesInheritance) {
   for (const auto& e : events(run, "node", with("node", "head"))) EXPECT_EQ(e["daemon"], "up");
 }
 
-TEST(SessionControl, AnExtendThatChangesNothingIsRefused) {
-  const SimRun run = simulate("session-extend-nothing.jsonl");
+TEST_P(SessionControl, AnExtendThatChangesNothingIsRefused) {
+  const ScenarioRun run = simulate("session-extend-nothing.jsonl");
   expect_all_met(run);
   for (const char* corr : {"alice#2", "alice#3", "alice#4"})
     EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
@@ -515,8 +525,8 @@ TEST(SessionControl, AnExtendThatChangesNothingIsRefused) {
 
 // ---------------------------------------------------------------- SEP
 
-TEST(SessionControl, SessionsAreDetachedFromTheirRequestorByDefault) {
-  const SimRun run = simulate("session-sep-default.jsonl");
+TEST_P(SessionControl, SessionsAreDetachedFromTheirRequestorByDefault) {
+  const ScenarioRun run = simulate("session-sep-default.jsonl");
   expect_all_met(run);
   EXPECT_FALSE(instantiated_for(run, "alice#1").contains("sep"));  // the default: detached
   EXPECT_NEAR(time_of(run, "requestor.gone", with("requestor", "alice.0")), 5.0, kTol);
@@ -527,8 +537,8 @@ TEST(SessionControl, SessionsAreDetachedFromTheirRequestorByDefault) {
   EXPECT_EQ(completes(run, 1u).size(), 1u);
 }
 
-TEST(SessionControl, SepFalseTiesTheSessionToItsRequestorsLifetime) {
-  const SimRun run = simulate("session-sep-false.jsonl");
+TEST_P(SessionControl, SepFalseTiesTheSessionToItsRequestorsLifetime) {
+  const ScenarioRun run = simulate("session-sep-false.jsonl");
   expect_all_met(run);
   EXPECT_EQ(instantiated_for(run, "alice#1")["sep"], false);
   const auto dependent = events(run, "session.dependent_end");
@@ -547,8 +557,8 @@ TEST(SessionControl, SepFalseTiesTheSessionToItsRequestorsLifetime) {
   EXPECT_NEAR(job_time(run, "job.end", "job-2.1") - job_time(run, "job.start", "job-2.1"), 20.0, kTol);
 }
 
-TEST(SessionControl, SepDetachesAloneOrAlongsideAnOperation) {
-  const SimRun run = simulate("session-sep-detach.jsonl");
+TEST_P(SessionControl, SepDetachesAloneOrAlongsideAnOperation) {
+  const ScenarioRun run = simulate("session-sep-detach.jsonl");
   expect_all_met(run);
   EXPECT_EQ(count(run, "session.sep", with("session", 1, "sep", true)), 1u);
   EXPECT_EQ(count(run, "session.sep", with("session", 2, "sep", true)), 1u);
@@ -563,8 +573,8 @@ TEST(SessionControl, SepDetachesAloneOrAlongsideAnOperation) {
 
 // ---------------------------------------------------------------- refusals and rules
 
-TEST(SessionControl, CompleteIsNeverAcceptedByTheRm) {
-  const SimRun run = simulate("session-complete-refused.jsonl");
+TEST_P(SessionControl, CompleteIsNeverAcceptedByTheRm) {
+  const ScenarioRun run = simulate("session-complete-refused.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_ERR_NOT_SUPPORTED");
   EXPECT_EQ(status_of(run, "alice#3"), "PMIX_ERR_NOT_SUPPORTED");
@@ -581,8 +591,8 @@ TEST(SessionControl, CompleteIsNeverAcceptedByTheRm) {
   EXPECT_EQ(alloc["jobs"].size(), 1u);
 }
 
-TEST(SessionControl, CompleteIsRefusedByAControllerDecidingAlone) {
-  const SimRun run = simulate("session-complete-refused-standalone.jsonl");
+TEST_P(SessionControl, CompleteIsRefusedByAControllerDecidingAlone) {
+  const ScenarioRun run = simulate("session-complete-refused-standalone.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "u#2"), "PMIX_ERR_NOT_SUPPORTED");
   EXPECT_EQ(decided_by(run, "u#2"), std::vector<std::string>{"controller"});
@@ -592,8 +602,8 @@ TEST(SessionControl, CompleteIsRefusedByAControllerDecidingAlone) {
   EXPECT_NEAR(job_time(run, "job.end", job) - job_time(run, "job.start", job), 20.0, kTol);
 }
 
-TEST(SessionControl, TwoOperationsInOneRequestAreRefused) {
-  const SimRun run = simulate("session-several-ops.jsonl");
+TEST_P(SessionControl, TwoOperationsInOneRequestAreRefused) {
+  const ScenarioRun run = simulate("session-several-ops.jsonl");
   expect_all_met(run);
   for (const char* corr : {"alice#2", "alice#3", "alice#4"})
     EXPECT_EQ(status_of(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
@@ -604,8 +614,8 @@ TEST(SessionControl, TwoOperationsInOneRequestAreRefused) {
   EXPECT_NEAR(job_time(run, "job.end", "job-1.1") - job_time(run, "job.start", "job-1.1"), 20.0, kTol);
 }
 
-TEST(SessionControl, SessionAllMeansEverySessionTheCallerControls) {
-  const SimRun run = simulate("session-all.jsonl");
+TEST_P(SessionControl, SessionAllMeansEverySessionTheCallerControls) {
+  const ScenarioRun run = simulate("session-all.jsonl");
   expect_all_met(run);
   EXPECT_EQ(count(run, "session_ctrl.decide", with("corr", "alice#4", "session", 4294967295u)), 1u);
   for (const char* corr : {"alice#4", "alice#5"}) {
@@ -626,8 +636,8 @@ TEST(SessionControl, SessionAllMeansEverySessionTheCallerControls) {
   }
 }
 
-TEST(SessionControl, SessionAllDecidedByTheControllerSparesOthersAndThePool) {
-  const SimRun run = simulate("session-all-standalone.jsonl");
+TEST_P(SessionControl, SessionAllDecidedByTheControllerSparesOthersAndThePool) {
+  const ScenarioRun run = simulate("session-all-standalone.jsonl");
   expect_all_met(run);
   EXPECT_EQ(decided_by(run, "u#4"), std::vector<std::string>{"controller"});
   EXPECT_EQ(count(run, "session_ctrl.execute", with("corr", "u#4", "session", 4294967295u)), 1u);
@@ -642,8 +652,8 @@ TEST(SessionControl, SessionAllDecidedByTheControllerSparesOthersAndThePool) {
   }
 }
 
-TEST(SessionControl, UnknownKeysAreIgnored) {
-  const SimRun run = simulate("session-unknown-keys.jsonl");
+TEST_P(SessionControl, UnknownKeysAreIgnored) {
+  const ScenarioRun run = simulate("session-unknown-keys.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_SUCCESS");
   EXPECT_EQ(status_of(run, "alice#3"), "PMIX_SUCCESS");
@@ -656,8 +666,8 @@ TEST(SessionControl, UnknownKeysAreIgnored) {
   EXPECT_EQ(signals(run, "job-1.1", kSigStop), 1u);
 }
 
-TEST(SessionControl, ProvisioningIsRefused) {
-  const SimRun run = simulate("session-provision-refused.jsonl");
+TEST_P(SessionControl, ProvisioningIsRefused) {
+  const ScenarioRun run = simulate("session-provision-refused.jsonl");
   expect_all_met(run);
   for (const char* corr : {"alice#2", "alice#3", "alice#4"})
     EXPECT_EQ(status_of(run, corr), "PMIX_ERR_NOT_SUPPORTED") << corr;
@@ -665,8 +675,8 @@ TEST(SessionControl, ProvisioningIsRefused) {
   EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_SUCCESS");
 }
 
-TEST(SessionControl, ResourceSelectionIsRefused) {
-  const SimRun run = simulate("session-selection-refused.jsonl");
+TEST_P(SessionControl, ResourceSelectionIsRefused) {
+  const ScenarioRun run = simulate("session-selection-refused.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "u#1"), "PMIX_SUCCESS");
   for (const char* corr : {"u#2", "u#3", "u#4", "u#5", "u#6"}) {
@@ -678,8 +688,8 @@ TEST(SessionControl, ResourceSelectionIsRefused) {
   EXPECT_EQ(job_status(run, "job-2147483648.1"), "PMIX_SUCCESS");
 }
 
-TEST(SessionControl, AnUnknownSessionIsNotFound) {
-  const SimRun run = simulate("session-unknown-session.jsonl");
+TEST_P(SessionControl, AnUnknownSessionIsNotFound) {
+  const ScenarioRun run = simulate("session-unknown-session.jsonl");
   expect_all_met(run);
   // Decided by the scheduler: the RM is never ordered.
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_ERR_NOT_FOUND");
@@ -696,8 +706,8 @@ TEST(SessionControl, AnUnknownSessionIsNotFound) {
 
 // ---------------------------------------------------------------- who decides
 
-TEST(SessionControl, AtADaemonTheRequestIsRelayedThenDecidedAsAnywhere) {
-  const SimRun run = simulate("session-decide-daemon.jsonl");
+TEST_P(SessionControl, AtADaemonTheRequestIsRelayedThenDecidedAsAnywhere) {
+  const ScenarioRun run = simulate("session-decide-daemon.jsonl");
   expect_all_met(run);
   EXPECT_EQ(hops(run, "alice#2"), (std::vector<std::string>{
                                       "requestor:alice>daemon:n02:session_ctrl",
@@ -724,8 +734,8 @@ TEST(SessionControl, AtADaemonTheRequestIsRelayedThenDecidedAsAnywhere) {
   EXPECT_EQ(count(run, "job.continue", with("nspace", "job-1.1")), 1u);
 }
 
-TEST(SessionControl, WithASchedulerAttachedTheSchedulerDecides) {
-  const SimRun run = simulate("session-decide-scheduler.jsonl");
+TEST_P(SessionControl, WithASchedulerAttachedTheSchedulerDecides) {
+  const ScenarioRun run = simulate("session-decide-scheduler.jsonl");
   expect_all_met(run);
   // Forwarded with PMIX_REQUESTOR; the scheduler decides for the one it names.
   for (const auto& [corr, who] : {std::pair{"mallory#1", "mallory.0"}, std::pair{"alice#2", "alice.0"}}) {
@@ -756,8 +766,8 @@ TEST(SessionControl, WithASchedulerAttachedTheSchedulerDecides) {
   EXPECT_EQ(signals(run, "job-1.1", kSigCont), 1u);
 }
 
-TEST(SessionControl, WithoutASchedulerTheControllerDecidesAfterAnOwnershipCheck) {
-  const SimRun run = simulate("session-decide-controller.jsonl");
+TEST_P(SessionControl, WithoutASchedulerTheControllerDecidesAfterAnOwnershipCheck) {
+  const ScenarioRun run = simulate("session-decide-controller.jsonl");
   expect_all_met(run);
   const std::string job = "job-2147483648.1";  // the DVM's own grant to u, from its pool
   EXPECT_EQ(instantiated_for(run, "u#1")["owner"], "u.0");
@@ -775,8 +785,8 @@ TEST(SessionControl, WithoutASchedulerTheControllerDecidesAfterAnOwnershipCheck)
   EXPECT_EQ(hops(run, "u#3").back(), "daemon:n02>requestor:u:session_ctrl_response");
 }
 
-TEST(SessionControl, WhileTheSchedulerIsAwayTheControllerDecides) {
-  const SimRun run = simulate("session-decide-detached.jsonl");
+TEST_P(SessionControl, WhileTheSchedulerIsAwayTheControllerDecides) {
+  const ScenarioRun run = simulate("session-decide-detached.jsonl");
   expect_all_met(run);
   EXPECT_EQ(count(run, "request.held"), 0u);  // session control is decided, never held
   EXPECT_EQ(status_of(run, "mallory#1"), "PMIX_ERR_NO_PERMISSIONS");
@@ -793,8 +803,8 @@ TEST(SessionControl, WhileTheSchedulerIsAwayTheControllerDecides) {
 
 // ---------------------------------------------------------------- lifetime, inheritance, children
 
-TEST(SessionControl, AllocTimeExpiringTerminatesTheSession) {
-  const SimRun run = simulate("session-time-limit.jsonl");
+TEST_P(SessionControl, AllocTimeExpiringTerminatesTheSession) {
+  const ScenarioRun run = simulate("session-time-limit.jsonl");
   expect_all_met(run);
   struct Case {
     const char* corr;
@@ -821,8 +831,8 @@ TEST(SessionControl, AllocTimeExpiringTerminatesTheSession) {
   EXPECT_NEAR(done[0].t, carol["t"].get<double>() + 100.0, 0.1);
 }
 
-TEST(SessionControl, ALimitExpiringTerminatesTheSessionAsTerminateWould) {
-  const SimRun run = simulate("session-timeout.jsonl");
+TEST_P(SessionControl, ALimitExpiringTerminatesTheSessionAsTerminateWould) {
+  const ScenarioRun run = simulate("session-timeout.jsonl");
   expect_all_met(run);
   // Session 2 had no limit until EXTEND gave it PMIX_TIMEOUT 5 (seconds, from its start).
   const double start2 = instantiated_for(run, "alice#2")["t"].get<double>();
@@ -852,8 +862,8 @@ TEST(SessionControl, ALimitExpiringTerminatesTheSessionAsTerminateWould) {
   }
 }
 
-TEST(SessionControl, InheritanceChildHandsNodesBackButNeverTheControllersNode) {
-  const SimRun run = simulate("session-inheritance-handback.jsonl");
+TEST_P(SessionControl, InheritanceChildHandsNodesBackButNeverTheControllersNode) {
+  const ScenarioRun run = simulate("session-inheritance-handback.jsonl");
   expect_all_met(run);
   std::vector<std::string> reclaimed_to;
   for (const auto& e : events(run, "session.reclaimed")) reclaimed_to.push_back(e["nodes_to"]);
@@ -870,8 +880,8 @@ TEST(SessionControl, InheritanceChildHandsNodesBackButNeverTheControllersNode) {
   EXPECT_EQ(count(run, "dvm.grow", with("corr", "r#3")), 0u);
 }
 
-TEST(SessionControl, ChildSessionsEndWithTheirParentUnlessSeparated) {
-  const SimRun run = simulate("session-child.jsonl");
+TEST_P(SessionControl, ChildSessionsEndWithTheirParentUnlessSeparated) {
+  const ScenarioRun run = simulate("session-child.jsonl");
   expect_all_met(run);
   // Asked for from inside session 1 (by a process of job-1.1): children of session 1.
   for (const char* corr : {"job-1.1#1", "job-1.1#2", "job-1.1#3"}) {
@@ -895,8 +905,8 @@ TEST(SessionControl, ChildSessionsEndWithTheirParentUnlessSeparated) {
   for (int s : {3, 4, 5}) EXPECT_EQ(count(run, "session.reclaimed", with("session", s)), 0u) << s;
 }
 
-TEST(SessionControl, PreemptionTerminatesPreemptibleSessionsOfLowerPriorityAndRequeuesThem) {
-  const SimRun run = simulate("preempt-priority.jsonl");
+TEST_P(SessionControl, PreemptionTerminatesPreemptibleSessionsOfLowerPriorityAndRequeuesThem) {
+  const ScenarioRun run = simulate("preempt-priority.jsonl");
   expect_all_met(run);
   // 'boss' (urgent, 24 cpus) finds the machine full: the scavenger session (16) and the batch
   // session started last (8) are terminated; the other batch session and the one that was not

@@ -1,40 +1,47 @@
 // The flow as a user follows it in the event log: the exact hops of each entry point, both
 // attachment orders, a scheduler leaving with requests in flight, and a session from
 // instantiation to completion. Each test runs a scenario of tests/scenarios/ through the
-// real `pmixflow sim`.
+// real `pmixflow` in every environment (environments.hpp).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "environments.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test {
 namespace {
 
-struct SimRun {
+struct ScenarioRun {
   std::vector<json> events;
   json summary;
 };
 
-SimRun simulate(const std::string& scenario, std::vector<std::string> extra = {}) {
+ScenarioRun run_scenario(const Environment& env, const std::string& scenario, std::vector<std::string> extra = {}) {
   const auto dir = scratch_dir(scenario);
-  std::vector<std::string> args{"sim",   "--scenario", source_path("tests/scenarios/" + scenario),
-                                "--out", dir.string(), "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = run_pmixflow(args);
+  const auto r = run_pmixflow(scenario_command(env, source_path("tests/scenarios/" + scenario), dir, extra));
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-  SimRun run;
+  ScenarioRun run;
   run.events = read_events(dir / "events.jsonl");
   run.summary = json::parse(slurp(dir / "summary.json"));
   std::filesystem::remove_all(dir);
   return run;
 }
 
-std::vector<std::string> hops(const SimRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
+// Each test runs its scenario in every environment (environments.hpp).
+class FlowScenarioTest : public ::testing::TestWithParam<Environment> {
+ protected:
+  ScenarioRun simulate(const std::string& scenario, std::vector<std::string> extra = {}) {
+    return run_scenario(GetParam(), scenario, std::move(extra));
+  }
+};
+PMIXFLOW_SCENARIO_SUITE(FlowScenario, FlowScenarioTest);
 
-std::vector<std::string> kinds(const SimRun& run, const std::vector<std::string>& wanted) {
+std::vector<std::string> hops(const ScenarioRun& run, const std::string& corr) { return sent_hops(run.events, corr); }
+
+std::vector<std::string> kinds(const ScenarioRun& run, const std::vector<std::string>& wanted) {
   std::vector<std::string> out;
   for (const auto& e : run.events) {
     const auto ev = e.value("ev", "");
@@ -44,7 +51,7 @@ std::vector<std::string> kinds(const SimRun& run, const std::vector<std::string>
   return out;
 }
 
-const json& call(const SimRun& run, const std::string& corr) {
+const json& call(const ScenarioRun& run, const std::string& corr) {
   for (const auto& c : run.summary["calls"])
     if (c["corr"] == corr) return c;
   static const json none;
@@ -63,8 +70,8 @@ const std::vector<std::string> kSessionTail{
     "scheduler>controller:session_ctrl_response",
 };
 
-TEST(FlowScenario, ThroughADaemonTheRequestIsRelayedAndTheAnswerRoutedBack) {
-  const SimRun run = simulate("entry-daemon.jsonl");
+TEST_P(FlowScenario, ThroughADaemonTheRequestIsRelayedAndTheAnswerRoutedBack) {
+  const ScenarioRun run = simulate("entry-daemon.jsonl");
   std::vector<std::string> expected{
       "requestor:r>daemon:n01:alloc_request",  // PMIx_Allocation_request at the daemon
       "daemon:n01>controller:alloc_request",   // relayed unchanged (tag SCHED)
@@ -82,8 +89,8 @@ TEST(FlowScenario, ThroughADaemonTheRequestIsRelayedAndTheAnswerRoutedBack) {
   EXPECT_EQ(call(run, "r#1")["info"]["pmix.alloc.id"], "alloc-1");
 }
 
-TEST(FlowScenario, OnlyTheControllerAddsTheRequestor) {
-  const SimRun run = simulate("entry-daemon.jsonl");
+TEST_P(FlowScenario, OnlyTheControllerAddsTheRequestor) {
+  const ScenarioRun run = simulate("entry-daemon.jsonl");
   std::vector<json> requests;
   for (const auto& e : run.events)
     if (e.value("ev", "") == "send" && e.value("msg", "") == "alloc_request") requests.push_back(e);
@@ -93,8 +100,8 @@ TEST(FlowScenario, OnlyTheControllerAddsTheRequestor) {
   EXPECT_EQ(info_of(requests[2])["pmix.requestor"], "r.0");
 }
 
-TEST(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
-  const SimRun run = simulate("entry-controller.jsonl");
+TEST_P(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
+  const ScenarioRun run = simulate("entry-controller.jsonl");
   std::vector<std::string> expected{
       "requestor:r>controller:alloc_request",       "controller>scheduler:alloc_request",
       "scheduler>controller:session_ctrl",          "controller>daemon:n01:launch_procs",
@@ -106,8 +113,8 @@ TEST(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
 }
 
-TEST(FlowScenario, DirectlyAtTheSchedulerTheRmLearnsOnlyThroughSessionControl) {
-  const SimRun run = simulate("entry-scheduler.jsonl");
+TEST_P(FlowScenario, DirectlyAtTheSchedulerTheRmLearnsOnlyThroughSessionControl) {
+  const ScenarioRun run = simulate("entry-scheduler.jsonl");
   std::vector<std::string> expected{
       "requestor:r>scheduler:alloc_request",  "scheduler>controller:session_ctrl",
       "controller>daemon:n01:launch_procs",   "controller>scheduler:session_ctrl_response",
@@ -118,8 +125,8 @@ TEST(FlowScenario, DirectlyAtTheSchedulerTheRmLearnsOnlyThroughSessionControl) {
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
 }
 
-TEST(FlowScenario, SchedulerFirstTheRmConnectsWhenItStarts) {
-  const SimRun run = simulate("attach-scheduler-first.jsonl");
+TEST_P(FlowScenario, SchedulerFirstTheRmConnectsWhenItStarts) {
+  const ScenarioRun run = simulate("attach-scheduler-first.jsonl");
   EXPECT_EQ(kinds(run, {"rm.absent", "scheduler.absent", "scheduler.attached", "request.held"}),
             (std::vector<std::string>{"scheduler:rm.absent", "scheduler:scheduler.attached",
                                       "controller:scheduler.attached"}));
@@ -131,8 +138,8 @@ TEST(FlowScenario, SchedulerFirstTheRmConnectsWhenItStarts) {
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
 }
 
-TEST(FlowScenario, RmFirstRequestsAreHeldUntilTheSchedulerAttaches) {
-  const SimRun run = simulate("attach-rm-first.jsonl");
+TEST_P(FlowScenario, RmFirstRequestsAreHeldUntilTheSchedulerAttaches) {
+  const ScenarioRun run = simulate("attach-rm-first.jsonl");
   EXPECT_EQ(kinds(run, {"scheduler.absent", "request.held", "scheduler.attached", "request.forward"}),
             (std::vector<std::string>{"controller:scheduler.absent", "controller:request.held",
                                       "controller:scheduler.attached", "controller:request.forward",
@@ -142,14 +149,14 @@ TEST(FlowScenario, RmFirstRequestsAreHeldUntilTheSchedulerAttaches) {
   EXPECT_GE(c["answered"].get<double>(), 2.0);  // not before the scheduler came at t=2
 }
 
-TEST(FlowScenario, WithoutASchedulerARefusingRunAnswersAtOnce) {
-  const SimRun run = simulate("refuse-without-scheduler.jsonl");
+TEST_P(FlowScenario, WithoutASchedulerARefusingRunAnswersAtOnce) {
+  const ScenarioRun run = simulate("refuse-without-scheduler.jsonl");
   EXPECT_EQ(kinds(run, {"request.refused", "request.held"}), (std::vector<std::string>{"controller:request.refused"}));
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_ERR_UNREACH");
 }
 
-TEST(FlowScenario, ADetachingSchedulerLeavesNoRequestorHanging) {
-  const SimRun run = simulate("detach-in-flight.jsonl");
+TEST_P(FlowScenario, ADetachingSchedulerLeavesNoRequestorHanging) {
+  const ScenarioRun run = simulate("detach-in-flight.jsonl");
   for (const char* corr : {"a#1", "b#1", "c#1", "d#1"}) {
     const json& c = call(run, corr);
     EXPECT_EQ(c["status"], "PMIX_ERR_UNREACH") << corr;
@@ -162,8 +169,8 @@ TEST(FlowScenario, ADetachingSchedulerLeavesNoRequestorHanging) {
   EXPECT_EQ(kinds(run, {"scheduler.detached"}), (std::vector<std::string>{"controller:scheduler.detached"}));
 }
 
-TEST(FlowScenario, ASessionGoesFromInstantiateToComplete) {
-  const SimRun run = simulate("session-lifecycle.jsonl");
+TEST_P(FlowScenario, ASessionGoesFromInstantiateToComplete) {
+  const ScenarioRun run = simulate("session-lifecycle.jsonl");
   EXPECT_EQ(
       kinds(run, {"alloc.grant", "session.instantiate", "dvm.grow", "job.fenced", "daemon.up", "dvm.ready",
                   "job.launch", "job.start", "job.end", "session.reclaimed", "session.complete", "session.completed"}),
@@ -206,8 +213,8 @@ TEST(FlowScenario, ASessionGoesFromInstantiateToComplete) {
   EXPECT_NEAR(end - start, 30.0, 0.01);
 }
 
-TEST(FlowScenario, AReleasedReservationIsTerminatedAndCompletedWithoutJobs) {
-  const SimRun run = simulate("reservation-release.jsonl");
+TEST_P(FlowScenario, AReleasedReservationIsTerminatedAndCompletedWithoutJobs) {
+  const ScenarioRun run = simulate("reservation-release.jsonl");
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
   EXPECT_EQ(call(run, "r#2")["status"], "PMIX_SUCCESS");
   EXPECT_EQ(kinds(run, {"session.terminate", "session.reclaimed", "session.complete", "session.completed"}),
@@ -218,7 +225,7 @@ TEST(FlowScenario, AReleasedReservationIsTerminatedAndCompletedWithoutJobs) {
   EXPECT_TRUE(alloc["jobs"].empty());
 }
 
-TEST(FlowScenario, TheDemoMeetsEveryExpectation) {
+TEST_P(FlowScenario, TheDemoMeetsEveryExpectation) {
   const auto dir = scratch_dir("demo");
   const auto r = run_pmixflow({"sim", "--out", dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -228,7 +235,7 @@ TEST(FlowScenario, TheDemoMeetsEveryExpectation) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(FlowScenario, TheSameInputsGiveAByteIdenticalEventLog) {
+TEST_P(FlowScenario, TheSameInputsGiveAByteIdenticalEventLog) {
   const auto a = scratch_dir("a"), b = scratch_dir("b");
   ASSERT_EQ(run_pmixflow({"sim", "--out", a.string(), "--quiet"}).exit_code, 0);
   ASSERT_EQ(run_pmixflow({"sim", "--out", b.string(), "--quiet"}).exit_code, 0);
@@ -242,7 +249,7 @@ TEST(FlowScenario, TheSameInputsGiveAByteIdenticalEventLog) {
 // Whether an idle daemon's actor waits parked or ends is the simulator's own cost: a daemon
 // woken by a message must act at the same instants, in the same order, either way. The
 // scenarios have daemons going idle after a timer, after a message, and dying under it.
-TEST(FlowScenario, KeepingIdleDaemonActorsChangesNoEvent) {
+TEST_P(FlowScenario, KeepingIdleDaemonActorsChangesNoEvent) {
   for (const std::string scenario : {"session-timeout.jsonl", "fail-node-down.jsonl", "entry-daemon.jsonl"}) {
     const auto parked = scratch_dir("parked"), ended = scratch_dir("ended"), one = scratch_dir("one");
     const std::string path = source_path("tests/scenarios/" + scenario);
@@ -264,7 +271,7 @@ TEST(FlowScenario, KeepingIdleDaemonActorsChangesNoEvent) {
 namespace pmixflow::test {
 namespace {
 
-TEST(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
+TEST_P(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
   const auto a = scratch_dir("a"), b = scratch_dir("b"), c = scratch_dir("c");
   const std::string scenario = source_path("tests/scenarios/session-lifecycle.jsonl");
   for (const auto& [dir, seed] : {std::pair{a, "1"}, std::pair{b, "1"}, std::pair{c, "2"}})
@@ -290,8 +297,8 @@ TEST(FlowScenario, TheSeedDrawsTheStartUpSpreadAndOnlyTheSeed) {
 namespace pmixflow::test {
 namespace {
 
-TEST(FlowScenario, InheritanceNoneHandsNodesBackWithoutDaemons) {
-  const SimRun run = simulate("inheritance-none.jsonl");
+TEST_P(FlowScenario, InheritanceNoneHandsNodesBackWithoutDaemons) {
+  const ScenarioRun run = simulate("inheritance-none.jsonl");
   EXPECT_EQ(call(run, "r#1")["status"], "PMIX_SUCCESS");
   EXPECT_EQ(call(run, "r#2")["status"], "PMIX_SUCCESS");
   std::vector<std::string> reclaimed_to;

@@ -1,0 +1,40 @@
+// The environments a scenario runs in, for the tests that hold for every one of them: the
+// flow is the same whether SimGrid or real OpenPMIx processes carry it. Only the simulator
+// exists today; the emulator joins every scenario test by adding itself to environments().
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace pmixflow::test {
+
+struct Environment {
+  std::string name;  // the `pmixflow` sub-command that runs a scenario there, and the test's suffix
+};
+
+inline void PrintTo(const Environment& env, std::ostream* os) { *os << env.name; }
+
+inline std::vector<Environment> environments() { return {Environment{"sim"}}; }
+
+// `pmixflow ENV --scenario FILE --out DIR --quiet EXTRA...`
+inline std::vector<std::string> scenario_command(const Environment& env, const std::string& scenario,
+                                                 const std::filesystem::path& out,
+                                                 const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{env.name, "--scenario", scenario, "--out", out.string(), "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+}  // namespace pmixflow::test
+
+// A suite of scenario tests run once per environment: `PMIXFLOW_SCENARIO_SUITE(Activate, Base)`
+// declares the fixture Activate (derived from Base, itself a TestWithParam<Environment>), whose
+// TEST_Ps then run as Environments/Activate.Name/sim, and so on for each environment.
+#define PMIXFLOW_SCENARIO_SUITE(Suite, Base)                                                           \
+  class Suite : public Base {};                                                                        \
+  INSTANTIATE_TEST_SUITE_P(Environments, Suite, ::testing::ValuesIn(::pmixflow::test::environments()), \
+                           [](const auto& info) { return info.param.name; })
