@@ -1,0 +1,118 @@
+#include "run_options.hpp"
+
+#include <optional>
+#include <string_view>
+
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+
+namespace pmixflow {
+extern const char* const kDemoScenario;
+}
+
+namespace pmixflow::cli {
+namespace {
+
+void parse_queue_priorities(const std::vector<std::string>& entries, RunInputs& o) {
+  for (const auto& entry : entries) {
+    const auto eq = entry.find('=');
+    const auto priority =
+        eq == std::string::npos ? std::nullopt : parse_whole<int>(std::string_view(entry).substr(eq + 1));
+    if (eq == 0 || !priority)
+      throw InputError("--queue-priority", 0, "--queue-priority",
+                       "expects NAME=PRIORITY with a whole-number priority, got '" + entry + "'");
+    o.queue_priorities[entry.substr(0, eq)] = *priority;
+  }
+}
+
+void parse_preemptible(const std::string& preemptible, RunInputs& o) {
+  if (preemptible.empty()) return;
+  if (o.trace_file.empty())
+    throw InputError("--preemptible", 0, "--preemptible",
+                     "applies to --trace replays; a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
+  if (preemptible == "all") {
+    o.all_preemptible = true;
+    return;
+  }
+  std::string_view rest = preemptible;
+  while (true) {
+    const auto comma = rest.find(',');
+    const auto queue = parse_whole<std::int64_t>(rest.substr(0, comma));
+    if (!queue)
+      throw InputError("--preemptible", 0, "--preemptible",
+                       "expects \"all\" or SWF queue numbers separated by commas, got '" + preemptible + "'");
+    o.preemptible_queues.push_back(*queue);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+}
+
+}  // namespace
+
+void RunOptions::add_to(CLI::App& app) {
+  add_workload(app);
+  add_policy(app);
+  add_outputs(app);
+}
+
+RunInputs& RunOptions::finish() {
+  if (in_.scenario_file.empty() && in_.trace_file.empty()) in_.scenario_text = kDemoScenario;
+  parse_queue_priorities(queue_priorities_, in_);
+  parse_preemptible(preemptible_, in_);
+  return in_;
+}
+
+void RunOptions::add_workload(CLI::App& app) {
+  auto* scenario =
+      app.add_option("--scenario", in_.scenario_file,
+                     "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
+  app.add_option("--trace", in_.trace_file,
+                 "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
+                 "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
+                 "slots.")
+      ->excludes(scenario);
+  app.add_flag("--lenient", in_.lenient, "Skip and count malformed SWF lines instead of stopping at the first.");
+  app.add_flag("--compare-recorded", in_.compare_recorded,
+               "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
+               "imposed, SWF field 3) and add to summary.json the mean recorded wait, the mean absolute deviation, "
+               "the correlation and the share of jobs within 10 minutes of the recording.");
+  app.add_option("--via-daemon", in_.via_daemon,
+                 "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
+                 "straight to the scheduler. Drawn from --seed.")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--seed", in_.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
+      ->capture_default_str();
+}
+
+void RunOptions::add_policy(CLI::App& app) {
+  app.add_option("--policy", in_.policy,
+                 "Scheduling policy, overriding the scenario's: fcfs (first come, first served), easy (EASY "
+                 "backfilling), conservative (conservative backfilling), priority-preempt (priority order, EASY "
+                 "backfilling, preemption of PMIX_ALLOC_PREEMPTIBLE sessions), or the path of a policy library (see "
+                 "examples/policies).");
+  app.add_flag("--exclusive-nodes", in_.exclusive_nodes,
+               "Allocate whole nodes even to requests for a cpu count (default: slot granularity, nodes shared by "
+               "sessions as PRRTE allows).");
+  app.add_option("--queue-priority", queue_priorities_,
+                 "NAME=PRIORITY (repeatable): the priority of requests naming queue NAME in PMIX_ALLOC_QUEUE "
+                 "(replayed SWF jobs name their queue number, field 15). Higher goes first with priority-preempt. "
+                 "A queue named by a number has that number as its priority unless given here.");
+  app.add_option("--preemptible", preemptible_,
+                 "With --trace: which jobs ask for PMIX_ALLOC_PREEMPTIBLE: \"all\", or SWF queue numbers separated "
+                 "by commas. priority-preempt may terminate them for a job of higher priority; they are requeued and "
+                 "their lost work is counted. Default: none.");
+}
+
+void RunOptions::add_outputs(CLI::App& app) {
+  app.add_option("--out", in_.outputs.dir,
+                 "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json (created if missing).");
+  app.add_flag(
+      "--no-events", [this](std::int64_t) { in_.outputs.events = false; }, "Do not write events.jsonl (long runs).");
+  app.add_option("--events", in_.outputs.events_to,
+                 "Write the event log to FILE instead of DIR/events.jsonl, or to standard output with '-' (the "
+                 "summary then goes to standard error). It is written as the run goes: it can be followed.");
+  app.add_flag("--quiet", in_.outputs.quiet, "Print nothing but errors.");
+}
+
+}  // namespace pmixflow::cli

@@ -1,0 +1,32 @@
+// What a run is, as the command line gives it - its workload, policy, seed and outputs - for
+// any environment's sub-command: `pmixflow sim` today, the emulator's beside it. The
+// environment's own knobs are its command's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "pmixflow/trace/run.hpp"
+
+namespace pmixflow::cli {
+
+class RunOptions {
+ public:
+  void add_to(CLI::App& app);
+  // The inputs, once the command line is parsed: the demo without a scenario or a trace, the
+  // queue options read. Throws InputError naming the option at fault.
+  RunInputs& finish();
+
+ private:
+  void add_workload(CLI::App& app);
+  void add_policy(CLI::App& app);
+  void add_outputs(CLI::App& app);
+
+  RunInputs in_;
+  std::vector<std::string> queue_priorities_;
+  std::string preemptible_;
+};
+
+}  // namespace pmixflow::cli
