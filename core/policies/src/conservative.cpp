@@ -101,16 +101,15 @@ std::optional<double> ConservativePolicy::reserved_start(std::uint64_t key) cons
   return it->second;
 }
 
-std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view) {
-  const auto queue = view.queue();
-  if (queue.empty()) {
-    reserved_.clear();
-    settled_ = false;
-    return std::nullopt;
-  }
+void ConservativePolicy::add_running(const SchedulingView& view) {
+  events_.clear();
+  for (const auto& r : view.running())
+    if (r.expected_end != kForever) events_.emplace_back(r.expected_end, static_cast<std::int64_t>(r.cpus));
+}
+
+bool ConservativePolicy::restore_plan(const SchedulingView& view, std::span<const QueuedRequest> queue) {
   const double now = view.now();
   const auto free_now = static_cast<std::int64_t>(view.free_cpus());
-
   // The reservations held from the last calls; one whose start went by is no longer kept.
   held_.assign(queue.size(), kNone);
   bool stale = false;
@@ -120,14 +119,8 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
     held_[i] = it->second;
     stale = stale || it->second < now;
   }
-
   // The running allocations, then every reservation held: a sort, when they all still fit.
-  auto add_running = [&] {
-    events_.clear();
-    for (const auto& r : view.running())
-      if (r.expected_end != kForever) events_.emplace_back(r.expected_end, static_cast<std::int64_t>(r.cpus));
-  };
-  add_running();
+  add_running(view);
   if (!stale) {
     for (std::size_t i = 0; i < queue.size(); ++i) {
       if (std::isnan(held_[i])) continue;
@@ -136,38 +129,39 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
       if (end != kForever) events_.emplace_back(end, cpus_of(queue[i]));
     }
   }
-  bool compress = true;
-  if (!stale && build(profile_, now, free_now, events_)) {
-    // After a pass that moved nobody, compressing again moves nobody until processors come
-    // free that the plan did not count on (an early end, a request gone, a shorter limit).
-    compress = !settled_ || !within(profile_, plan_);
-  } else {
-    // The plan no longer holds: place the held reservations again in queue order, each kept
-    // if it still fits among the earlier ones, else moved to its earliest start among them.
-    add_running();
-    build(profile_, now, free_now, events_);
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-      if (std::isnan(held_[i])) continue;
-      const QueuedRequest& q = queue[i];
-      const double d = duration(q);
-      if (held_[i] < now || !fits_at(profile_, held_[i], held_[i] + d, cpus_of(q))) {
-        const auto at = earliest(profile_, cpus_of(q), d);
-        if (!at) {
-          held_[i] = kNone;
-          reserved_.erase(q.key);
-          continue;
-        }
-        held_[i] = reserved_[q.key] = profile_[*at].time;
+  // After a pass that moved nobody, compressing again moves nobody until processors come
+  // free that the plan did not count on (an early end, a request gone, a shorter limit).
+  if (!stale && build(profile_, now, free_now, events_)) return !settled_ || !within(profile_, plan_);
+  // The plan no longer holds: place the held reservations again in queue order, each kept
+  // if it still fits among the earlier ones, else moved to its earliest start among them.
+  add_running(view);
+  build(profile_, now, free_now, events_);
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    if (std::isnan(held_[i])) continue;
+    const QueuedRequest& q = queue[i];
+    const double d = duration(q);
+    if (held_[i] < now || !fits_at(profile_, held_[i], held_[i] + d, cpus_of(q))) {
+      const auto at = earliest(profile_, cpus_of(q), d);
+      if (!at) {
+        held_[i] = kNone;
+        reserved_.erase(q.key);
+        continue;
       }
-      take(profile_, held_[i], held_[i] + d, cpus_of(q));
+      held_[i] = reserved_[q.key] = profile_[*at].time;
     }
+    take(profile_, held_[i], held_[i] + d, cpus_of(q));
   }
+  return true;
+}
 
+std::optional<std::uint64_t> ConservativePolicy::compress(const SchedulingView& view,
+                                                          std::span<const QueuedRequest> queue, bool moving) {
   // Compression, in queue order: each request takes out its reservation and goes back at
   // the earliest start it fits among all the others (never later than the one it held);
   // a request new to the queue gets the earliest start left. Round the queue again until
   // nobody has moved for a whole turn: one moving up can make room for one before it, and a
   // reservation left where nothing comes free would wait for an event that may never come.
+  const double now = view.now();
   const std::size_t n = queue.size();
   for (std::size_t i = 0, still = 0; still < n; i = i + 1 == n ? 0 : i + 1) {
     const QueuedRequest& q = queue[i];
@@ -175,7 +169,7 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
     const double d = duration(q);
     const bool held = !std::isnan(held_[i]);
     ++still;
-    if (held && !compress) {  // settled: it starts where it is or not at all
+    if (held && !moving) {  // settled: it starts where it is or not at all
       if (held_[i] == now && view.fits_now(q)) {
         reserved_.erase(q.key);
         return q.key;
@@ -192,26 +186,40 @@ std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view
     const double start = profile_[*at].time;
     if (start == now && view.fits_now(q)) {
       reserved_.erase(q.key);
-      settled_ = settled_ && !compress;  // the requests after it are still to compress
+      settled_ = settled_ && !moving;  // the requests after it are still to compress
       return q.key;
     }
     take(profile_, start, start + d, cpus);
     if (held && start != held_[i]) still = 1;
     held_[i] = reserved_[q.key] = start;
   }
+  return std::nullopt;
+}
 
+void ConservativePolicy::settle(std::span<const QueuedRequest> queue) {
   // Nothing starts, nobody moves: the plan is settled until processors come free earlier
   // than it says.
   plan_ = profile_;
   settled_ = true;
   // Forget the requests that left the queue.
-  if (reserved_.size() > queue.size()) {
-    std::unordered_map<std::uint64_t, double> kept;
-    kept.reserve(queue.size());
-    for (const auto& q : queue)
-      if (auto it = reserved_.find(q.key); it != reserved_.end()) kept.emplace(q.key, it->second);
-    reserved_ = std::move(kept);
+  if (reserved_.size() <= queue.size()) return;
+  std::unordered_map<std::uint64_t, double> kept;
+  kept.reserve(queue.size());
+  for (const auto& q : queue)
+    if (auto it = reserved_.find(q.key); it != reserved_.end()) kept.emplace(q.key, it->second);
+  reserved_ = std::move(kept);
+}
+
+std::optional<std::uint64_t> ConservativePolicy::next(const SchedulingView& view) {
+  const auto queue = view.queue();
+  if (queue.empty()) {
+    reserved_.clear();
+    settled_ = false;
+    return std::nullopt;
   }
+  const bool moving = restore_plan(view, queue);
+  if (auto key = compress(view, queue, moving)) return key;
+  settle(queue);
   return std::nullopt;
 }
 

@@ -64,17 +64,14 @@ JobDelta one_sided(const JobRow& row, bool in_a) {
   return d;
 }
 
-}  // namespace
+// The further columns both files have, compared as written (the same run writes the same text).
+struct SharedColumns {
+  std::vector<std::pair<std::size_t, std::size_t>> index;  // in A, in B
+  std::vector<std::string> names;
+};
 
-JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::vector<std::string>& notes) {
-  JobsDiff d;
-  d.compared = true;
-  const JobTable a = read_jobs(path_a), b = read_jobs(path_b);
-  d.jobs_a = a.rows.size();
-  d.jobs_b = b.rows.size();
-  // The further columns both files have, compared as written (the same run writes the same text).
-  std::vector<std::pair<std::size_t, std::size_t>> others;
-  std::vector<std::string> other_names;
+SharedColumns shared_columns(const JobTable& a, const JobTable& b, std::vector<std::string>& notes) {
+  SharedColumns shared;
   for (std::size_t i = 0; i < a.csv.columns.size(); ++i) {
     if (i == a.id_col || i == a.start_col || i == a.state_col) continue;
     const auto& name = a.csv.columns[i];
@@ -83,13 +80,48 @@ JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::ve
       notes.push_back("jobs.csv column '" + name + "' is only in A: not compared");
       continue;
     }
-    others.emplace_back(i, static_cast<std::size_t>(it - b.csv.columns.begin()));
-    other_names.push_back(name);
+    shared.index.emplace_back(i, static_cast<std::size_t>(it - b.csv.columns.begin()));
+    shared.names.push_back(name);
   }
   for (const auto& name : b.csv.columns)
     if (std::find(a.csv.columns.begin(), a.csv.columns.end(), name) == a.csv.columns.end())
       notes.push_back("jobs.csv column '" + name + "' is only in B: not compared");
+  return shared;
+}
 
+JobDelta compare_rows(const JobRow& ra, const JobRow& rb, const SharedColumns& shared) {
+  JobDelta j;
+  j.job_id = ra.id;
+  j.start_a = ra.start;
+  j.start_b = rb.start;
+  j.state_a = ra.state;
+  j.state_b = rb.state;
+  for (std::size_t c = 0; c < shared.index.size(); ++c)
+    if ((*ra.cells)[shared.index[c].first] != (*rb.cells)[shared.index[c].second])
+      j.other_columns.push_back(shared.names[c]);
+  return j;
+}
+
+void count(JobsDiff& d, JobDelta&& j, double& sum_abs) {
+  if (const auto delta = j.start_delta()) {
+    ++d.started_in_both;
+    sum_abs += std::fabs(*delta);
+    d.max_abs_start_delta = std::max(d.max_abs_start_delta, std::fabs(*delta));
+  }
+  if (j.start_differs()) ++d.start_differs;
+  if (j.state_differs()) ++d.state_changes;
+  if (j.start_differs() || j.state_differs() || !j.other_columns.empty()) d.changed.push_back(std::move(j));
+}
+
+}  // namespace
+
+JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::vector<std::string>& notes) {
+  JobsDiff d;
+  d.compared = true;
+  const JobTable a = read_jobs(path_a), b = read_jobs(path_b);
+  d.jobs_a = a.rows.size();
+  d.jobs_b = b.rows.size();
+  const SharedColumns shared = shared_columns(a, b, notes);
   // A job id seen several times pairs its k-th row in A with its k-th row in B.
   std::map<std::string, std::vector<std::size_t>> in_b;
   for (std::size_t i = 0; i < b.rows.size(); ++i) in_b[b.rows[i].id].push_back(i);
@@ -104,24 +136,8 @@ JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::ve
       ++d.only_in_a;
       continue;
     }
-    const JobRow& rb = b.rows[it->second[k]];
     matched[it->second[k]] = true;
-    JobDelta j;
-    j.job_id = ra.id;
-    j.start_a = ra.start;
-    j.start_b = rb.start;
-    j.state_a = ra.state;
-    j.state_b = rb.state;
-    for (std::size_t c = 0; c < others.size(); ++c)
-      if ((*ra.cells)[others[c].first] != (*rb.cells)[others[c].second]) j.other_columns.push_back(other_names[c]);
-    if (const auto delta = j.start_delta()) {
-      ++d.started_in_both;
-      sum_abs += std::fabs(*delta);
-      d.max_abs_start_delta = std::max(d.max_abs_start_delta, std::fabs(*delta));
-    }
-    if (j.start_differs()) ++d.start_differs;
-    if (j.state_differs()) ++d.state_changes;
-    if (j.start_differs() || j.state_differs() || !j.other_columns.empty()) d.changed.push_back(std::move(j));
+    count(d, compare_rows(ra, b.rows[it->second[k]], shared), sum_abs);
   }
   for (std::size_t i = 0; i < b.rows.size(); ++i)
     if (!matched[i]) {

@@ -247,6 +247,113 @@ std::string parse_via(const json& op, const LineReader& r) {
   r.fail("via", "expects \"controller\", \"scheduler\" or \"daemon:NODE\", got \"" + via + "\"");
 }
 
+// The events a scenario schedules besides calls; false when `op` is none of them.
+bool parse_event(const std::string& op, const json& j, const LineReader& r, std::size_t line, Scenario& sc) {
+  if (op == "scheduler_attach" || op == "scheduler_detach") {
+    r.only(j, {"op", "at", "comment"}, "");
+    sc.scheduler_transitions.push_back(Transition{line, r.number(j, "at"), op == "scheduler_attach"});
+  } else if (op == "node_fail" || op == "daemon_start_fails") {
+    r.only(j, {"op", "at", "node", "comment"}, "");
+    sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
+                                       op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
+  } else if (op == "requestor_exit") {
+    r.only(j, {"op", "at", "requestor", "comment"}, "");
+    sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
+  } else {
+    return false;
+  }
+  return true;
+}
+
+Directive parse_directive_field(const json& obj, const LineReader& r, const std::string& field) {
+  const auto dir = r.string(obj, "directive");
+  const auto d = parse_directive(dir);
+  if (!d)
+    r.fail(field,
+           "unknown directive \"" + dir + "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
+  return *d;
+}
+
+AllocRequest parse_alloc(const json& j, const LineReader& r) {
+  r.only(j, {"op", "at", "requestor", "via", "directive", "info", "app", "expect", "comment"}, "");
+  AllocRequest req;
+  req.directive = parse_directive_field(j, r, "directive");
+  if (j.contains("info")) req.info = r.info(j["info"], "info");
+  if (j.contains("app")) req.info.add(key::SESSION_APP, r.apps(j["app"], "app"));
+  return req;
+}
+
+SessionCtrlRequest parse_session_control(const json& j, const LineReader& r) {
+  r.only(j, {"op", "at", "requestor", "via", "session", "directives", "app", "expect", "comment"}, "");
+  SessionCtrlRequest req;
+  if (!j.contains("session")) r.fail("session", "missing (a session id, or \"all\")");
+  const auto& s = j["session"];
+  if (s.is_string() && s.get<std::string>() == "all")
+    req.session_id = kAllSessions;
+  else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX)
+    req.session_id = s.get<std::uint32_t>();
+  else
+    r.fail("session", "expects a session id (uint32) or \"all\"");
+  if (!j.contains("directives")) r.fail("directives", "missing");
+  req.directives = r.info(j["directives"], "directives");
+  if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
+  return req;
+}
+
+SpawnRequest parse_spawn(const json& j, const LineReader& r) {
+  r.only(j, {"op", "at", "requestor", "via", "app", "info", "alloc", "expect", "comment"}, "");
+  SpawnRequest req;
+  if (!j.contains("app")) r.fail("app", "missing: a spawn launches at least one app");
+  req.apps = r.apps(j["app"], "app");
+  if (j.contains("info")) req.job_info = r.info(j["info"], "info");
+  if (!j.contains("alloc")) return req;
+  // PMIX_SPAWN_ALLOC: the directive and the info a standalone request would carry.
+  const auto& a = j["alloc"];
+  if (!a.is_object()) r.fail("alloc", "expects {\"directive\":..., \"info\":{...}}");
+  r.only(a, {"directive", "info"}, "alloc");
+  InfoList alloc;
+  alloc.add(key::ALLOC_REQ_DIRECTIVE, parse_directive_field(a, r, "alloc.directive"));
+  if (a.contains("info"))
+    for (auto& item : r.info(a["info"], "alloc.info").items) alloc.items.push_back(std::move(item));
+  req.job_info.add(key::SPAWN_ALLOC, std::move(alloc));
+  return req;
+}
+
+ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& r, std::size_t line,
+                        std::map<std::string, std::uint32_t>& calls_per_requestor) {
+  ScenarioCall c;
+  c.line = line;
+  c.at = r.number(j, "at");
+  c.requestor = r.string(j, "requestor");
+  if (c.requestor.empty() || c.requestor.find_first_of(" \t#") != std::string::npos)
+    r.fail("requestor", "a requestor name is one word");
+  c.via = parse_via(j, r);
+  if (j.contains("expect")) {
+    const auto& e = j["expect"];
+    if (!e.is_object()) r.fail("expect", "expects an object {\"status\":\"PMIX_SUCCESS\"}");
+    r.only(e, {"status"}, "expect");
+    auto st = parse_status(r.string(e, "status"));
+    if (!st) r.fail("expect.status", "unknown status");
+    c.expect_status = st;
+  }
+  const std::string corr = c.requestor + "#" + std::to_string(++calls_per_requestor[c.requestor]);
+  auto with_corr = [&corr](auto req) {
+    req.corr = corr;
+    return req;
+  };
+  if (op == "alloc")
+    c.call = with_corr(parse_alloc(j, r));
+  else if (op == "session_control")
+    c.call = with_corr(parse_session_control(j, r));
+  else if (op == "spawn")
+    c.call = with_corr(parse_spawn(j, r));
+  else
+    r.fail("op", "unknown operation \"" + op +
+                     "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+                     "node_fail, daemon_start_fails, requestor_exit)");
+  return c;
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::istream& in, const std::string& origin) {
@@ -273,95 +380,7 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
       continue;
     }
     const auto op = r.string(j, "op");
-    if (op == "scheduler_attach" || op == "scheduler_detach") {
-      r.only(j, {"op", "at", "comment"}, "");
-      sc.scheduler_transitions.push_back(Transition{line, r.number(j, "at"), op == "scheduler_attach"});
-      continue;
-    }
-    if (op == "node_fail" || op == "daemon_start_fails") {
-      r.only(j, {"op", "at", "node", "comment"}, "");
-      sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
-                                         op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
-      continue;
-    }
-    if (op == "requestor_exit") {
-      r.only(j, {"op", "at", "requestor", "comment"}, "");
-      sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
-      continue;
-    }
-    ScenarioCall c;
-    c.line = line;
-    c.at = r.number(j, "at");
-    c.requestor = r.string(j, "requestor");
-    if (c.requestor.empty() || c.requestor.find_first_of(" \t#") != std::string::npos)
-      r.fail("requestor", "a requestor name is one word");
-    c.via = parse_via(j, r);
-    if (j.contains("expect")) {
-      const auto& e = j["expect"];
-      if (!e.is_object()) r.fail("expect", "expects an object {\"status\":\"PMIX_SUCCESS\"}");
-      r.only(e, {"status"}, "expect");
-      auto st = parse_status(r.string(e, "status"));
-      if (!st) r.fail("expect.status", "unknown status");
-      c.expect_status = st;
-    }
-    const std::string corr = c.requestor + "#" + std::to_string(++calls_per_requestor[c.requestor]);
-    if (op == "alloc") {
-      r.only(j, {"op", "at", "requestor", "via", "directive", "info", "app", "expect", "comment"}, "");
-      AllocRequest req;
-      const auto dir = r.string(j, "directive");
-      auto d = parse_directive(dir);
-      if (!d)
-        r.fail("directive", "unknown directive \"" + dir +
-                                "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
-      req.directive = *d;
-      if (j.contains("info")) req.info = r.info(j["info"], "info");
-      if (j.contains("app")) req.info.add(key::SESSION_APP, r.apps(j["app"], "app"));
-      req.corr = corr;
-      c.call = std::move(req);
-    } else if (op == "session_control") {
-      r.only(j, {"op", "at", "requestor", "via", "session", "directives", "app", "expect", "comment"}, "");
-      SessionCtrlRequest req;
-      if (!j.contains("session")) r.fail("session", "missing (a session id, or \"all\")");
-      const auto& s = j["session"];
-      if (s.is_string() && s.get<std::string>() == "all")
-        req.session_id = kAllSessions;
-      else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX)
-        req.session_id = s.get<std::uint32_t>();
-      else
-        r.fail("session", "expects a session id (uint32) or \"all\"");
-      if (!j.contains("directives")) r.fail("directives", "missing");
-      req.directives = r.info(j["directives"], "directives");
-      if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
-      req.corr = corr;
-      c.call = std::move(req);
-    } else if (op == "spawn") {
-      r.only(j, {"op", "at", "requestor", "via", "app", "info", "alloc", "expect", "comment"}, "");
-      SpawnRequest req;
-      if (!j.contains("app")) r.fail("app", "missing: a spawn launches at least one app");
-      req.apps = r.apps(j["app"], "app");
-      if (j.contains("info")) req.job_info = r.info(j["info"], "info");
-      if (j.contains("alloc")) {
-        // PMIX_SPAWN_ALLOC: the directive and the info a standalone request would carry.
-        const auto& a = j["alloc"];
-        if (!a.is_object()) r.fail("alloc", "expects {\"directive\":..., \"info\":{...}}");
-        r.only(a, {"directive", "info"}, "alloc");
-        const auto dir = r.string(a, "directive");
-        auto d = parse_directive(dir);
-        if (!d) r.fail("alloc.directive", "unknown directive \"" + dir + "\"");
-        InfoList alloc;
-        alloc.add(key::ALLOC_REQ_DIRECTIVE, *d);
-        if (a.contains("info"))
-          for (auto& item : r.info(a["info"], "alloc.info").items) alloc.items.push_back(std::move(item));
-        req.job_info.add(key::SPAWN_ALLOC, std::move(alloc));
-      }
-      req.corr = corr;
-      c.call = std::move(req);
-    } else {
-      r.fail("op", "unknown operation \"" + op +
-                       "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                       "node_fail, daemon_start_fails, requestor_exit)");
-    }
-    sc.calls.push_back(std::move(c));
+    if (!parse_event(op, j, r, line, sc)) sc.calls.push_back(parse_call(op, j, r, line, calls_per_requestor));
   }
   if (!have_header) throw InputError(origin, 0, "", "empty scenario: the first line must be the header");
   return sc;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
@@ -229,91 +230,110 @@ std::string_view swf_skip_name(SwfSkip reason) {
   return "unknown reason";
 }
 
-SwfTrace read_swf(const std::string& path, SwfOptions options) {
-  SwfTrace trace;
-  trace.path = path;
+namespace {
 
-  errno = 0;
-  GzFile file(gzopen(path.c_str(), "rb"));
-  if (!file) {
+// The lines of a plain or gzip-compressed file, whole whatever their length.
+class SwfLines {
+ public:
+  explicit SwfLines(const std::string& path)
+      : path_(path), file_(open(path)), chunk_(std::make_unique<char[]>(kChunk)) {
+    gzbuffer(file_.get(), kZlibBuffer);
+  }
+  std::size_t number() const { return number_; }
+
+  // The next line; nothing at the end of the file (or at a read error, which finish() reports).
+  std::optional<std::string_view> next() {
+    errno = 0;
+    if (gzgets(file_.get(), chunk_.get(), kChunk) == nullptr) return std::nullopt;
+    ++number_;
+    std::size_t size = std::strlen(chunk_.get());
+    std::string_view line(chunk_.get(), size);
+    if (!line.ends_with('\n') && size == static_cast<std::size_t>(kChunk) - 1) {
+      // Longer than a chunk: gather the rest of it.
+      long_line_.assign(line);
+      while (!long_line_.ends_with('\n') && gzgets(file_.get(), chunk_.get(), kChunk) != nullptr) {
+        size = std::strlen(chunk_.get());
+        long_line_.append(chunk_.get(), size);
+        if (size != static_cast<std::size_t>(kChunk) - 1) break;
+      }
+      line = long_line_;
+    }
+    if (line.ends_with('\n')) return line;
+    // The last line, or a read error (a truncated .gz gives back what it could decompress:
+    // never parse that half line), or a NUL byte, for gzgets() stops only at a newline or at
+    // the end of the data: then this is no text (an .xz, .bz2 or .zip file, say).
+    int code = Z_OK;
+    gzerror(file_.get(), &code);
+    if (code != Z_OK) return std::nullopt;  // reported by finish()
+    if (gzeof(file_.get()) == 0)
+      throw InputError(path_, number_, "", "binary data (a NUL byte): not a plain or gzip-compressed SWF file");
+    return line;
+  }
+
+  void finish() {
+    int code = Z_OK;
+    gzerror(file_.get(), &code);
+    if (code == Z_OK) return;
+    const int saved = errno;
+    throw InputError(path_, number_, "", "cannot read SWF file: " + gz_error_text(file_.get(), path_, saved));
+  }
+
+ private:
+  static GzFile open(const std::string& path) {
+    errno = 0;
+    GzFile file(gzopen(path.c_str(), "rb"));
+    if (file) return file;
     const int saved = errno;
     throw InputError(path, 0, "",
                      std::string("cannot open SWF file: ") + (saved != 0 ? std::strerror(saved) : "out of memory"));
   }
-  gzbuffer(file.get(), kZlibBuffer);
 
-  auto chunk = std::make_unique<char[]>(kChunk);
-  std::string long_line;  // only for lines longer than a chunk; its capacity is reused
-  std::size_t number = 0;
+  const std::string& path_;
+  GzFile file_;
+  std::unique_ptr<char[]> chunk_;
+  std::string long_line_;  // only for lines longer than a chunk; its capacity is reused
+  std::size_t number_ = 0;
+};
 
-  while (true) {
-    errno = 0;
-    if (gzgets(file.get(), chunk.get(), kChunk) == nullptr) break;
-    ++number;
-    std::size_t size = std::strlen(chunk.get());
-    std::string_view line(chunk.get(), size);
-    if (!line.ends_with('\n') && size == static_cast<std::size_t>(kChunk) - 1) {
-      // Longer than a chunk: gather the rest of it.
-      long_line.assign(line);
-      while (!long_line.ends_with('\n') && gzgets(file.get(), chunk.get(), kChunk) != nullptr) {
-        size = std::strlen(chunk.get());
-        long_line.append(chunk.get(), size);
-        if (size != static_cast<std::size_t>(kChunk) - 1) break;
-      }
-      line = long_line;
-    }
-    if (!line.ends_with('\n')) {
-      // The last line, or a read error (a truncated .gz gives back what it could decompress:
-      // never parse that half line), or a NUL byte, for gzgets() stops only at a newline or
-      // at the end of the data: then this is no text (an .xz, .bz2 or .zip file, say).
-      int code = Z_OK;
-      gzerror(file.get(), &code);
-      if (code != Z_OK) break;  // reported below
-      if (gzeof(file.get()) == 0)
-        throw InputError(path, number, "", "binary data (a NUL byte): not a plain or gzip-compressed SWF file");
-    }
-
-    const std::string_view text = trim(line);
-    if (text.empty()) continue;
-    if (text.front() == ';') {
-      parse_comment(text.substr(1), trace);
-      continue;
-    }
-
-    SwfJob job;
-    Malformed error;
-    if (!parse_job(text, job.record, error)) {
-      if (options.lenient) {
-        ++trace.skipped[SwfSkip::Malformed];
-        continue;
-      }
-      throw InputError(path, number, std::move(error.field), error.what);
-    }
-    job.record.line = number;
-
-    const SwfRecord& r = job.record;
-    if (r.run < 0) {
-      ++trace.skipped[SwfSkip::NegativeRuntime];
-      continue;
-    }
-    const std::int64_t procs = r.requested_procs == -1 ? r.allocated_procs : r.requested_procs;
-    if (procs <= 0) {
-      ++trace.skipped[SwfSkip::NoProcessors];
-      continue;
-    }
-    job.procs = static_cast<std::uint64_t>(procs);
-    job.runtime = r.run;
-    job.estimate = (r.requested_time == -1 || r.requested_time < r.run) ? r.run : r.requested_time;
-    trace.jobs.push_back(job);
+// One line's contribution: a header comment, a job, or a job skipped with its reason.
+void add_line(std::string_view text, std::size_t number, const std::string& path, const SwfOptions& options,
+              SwfTrace& trace) {
+  if (text.front() == ';') return parse_comment(text.substr(1), trace);
+  SwfJob job;
+  Malformed error;
+  if (!parse_job(text, job.record, error)) {
+    if (!options.lenient) throw InputError(path, number, std::move(error.field), error.what);
+    ++trace.skipped[SwfSkip::Malformed];
+    return;
   }
-
-  int code = Z_OK;
-  gzerror(file.get(), &code);
-  if (code != Z_OK) {
-    const int saved = errno;
-    throw InputError(path, number, "", "cannot read SWF file: " + gz_error_text(file.get(), path, saved));
+  job.record.line = number;
+  const SwfRecord& r = job.record;
+  if (r.run < 0) {
+    ++trace.skipped[SwfSkip::NegativeRuntime];
+    return;
   }
+  const std::int64_t procs = r.requested_procs == -1 ? r.allocated_procs : r.requested_procs;
+  if (procs <= 0) {
+    ++trace.skipped[SwfSkip::NoProcessors];
+    return;
+  }
+  job.procs = static_cast<std::uint64_t>(procs);
+  job.runtime = r.run;
+  job.estimate = (r.requested_time == -1 || r.requested_time < r.run) ? r.run : r.requested_time;
+  trace.jobs.push_back(job);
+}
 
+}  // namespace
+
+SwfTrace read_swf(const std::string& path, SwfOptions options) {
+  SwfTrace trace;
+  trace.path = path;
+  SwfLines lines(path);
+  while (const auto line = lines.next()) {
+    const std::string_view text = trim(*line);
+    if (!text.empty()) add_line(text, lines.number(), path, options, trace);
+  }
+  lines.finish();
   // MaxProcs may only be known once the whole header is read; it is checked last, as the
   // third reason, so a job counts once.
   if (trace.max_procs) {
@@ -321,7 +341,6 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
     const auto removed = std::erase_if(trace.jobs, [max](const SwfJob& j) { return j.procs > max; });
     if (removed > 0) trace.skipped[SwfSkip::MoreThanMaxProcs] += removed;
   }
-
   if (!trace.jobs.empty()) {
     trace.first_submit = trace.jobs.front().record.submit;
     for (SwfJob& job : trace.jobs) job.submit = job.record.submit - trace.first_submit;

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -60,6 +61,14 @@ class ConservativePolicy final : public Policy {
   static std::optional<std::size_t> earliest(const Profile& profile, std::int64_t cpus, double duration);
   static void take(Profile& profile, double start, double end, std::int64_t cpus);
   static bool within(const Profile& profile, const Profile& plan);
+
+  void add_running(const SchedulingView& view);
+  // The plan from the reservations held; true when a compression pass may move somebody.
+  bool restore_plan(const SchedulingView& view, std::span<const QueuedRequest> queue);
+  // The request that starts now, if one does, after compressing (`moving`) or not.
+  std::optional<std::uint64_t> compress(const SchedulingView& view, std::span<const QueuedRequest> queue,
+                                        bool moving);
+  void settle(std::span<const QueuedRequest> queue);
 
   std::unordered_map<std::uint64_t, double> reserved_;  // key -> reserved start
   // Scratch, kept to spare the allocations on every call.

@@ -1,0 +1,87 @@
+// The world's daemons: launched over the network (as PRRTE's tree spawn does), failing to
+// start when told to, and the node deaths that take them down.
+#include <algorithm>
+
+#include "pmixflow/sim/world.hpp"
+#include "world_internal.hpp"
+
+namespace pmixflow::sim {
+
+void World::start_daemon(NodeId node) {
+  auto& slot = daemons_.at(node);
+  if (slot && slot->listening) return;
+  if (!slot) {
+    slot = std::make_unique<Party>();
+    slot->address = Address::daemon(node);
+    slot->name = "daemon:" + cluster_.node(node).name;
+    slot->host = node == Cluster::kHead ? machine_.head : machine_.compute.at(node - 1);
+    slot->mailbox = sg4::Mailbox::by_name(slot->name);
+    slot->env = std::make_unique<PartyEnv>(*this, *slot);
+    slot->factory = [this, node](Env& env) { return daemon_factory_(env, node); };
+  }
+  if (slot->parked) {
+    // The actor of its previous life (parked before the node died) serves it no more; it
+    // ends when the cap on parked actors reaches it.
+    slot->parked->party = nullptr;
+    slot->parked = nullptr;
+  }
+  slot->role.reset();  // a restarted daemon starts afresh
+  slot->listening = true;
+  slot->transient = true;
+  slot->serving = true;  // its launch below becomes its first server
+  if (!slot->came_up) slot->came_up = sg4::ConditionVariable::create();
+  ++stats_.daemons_started;
+  work_added();
+  Party* p = slot.get();
+  Party* parent = nullptr;
+  sg4::Host* from = launcher_for(node, &parent);
+  // No two daemons come up at the very same instant, as on a real machine: their reports
+  // reach the controller one after another instead of as one burst.
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
+  const double startup = options_.daemon_startup_s * (1.0 + options_.jitter * u);
+  sg4::Actor::create(p->name, p->host, [this, p, parent, from, startup] {
+    sg4::Actor::self()->daemonize();
+    if (parent) {
+      // Tree spawn: a daemon launches its children once it is up itself.
+      std::unique_lock lock(*quiet_->mutex);
+      while (!parent->up) parent->came_up->wait(lock);
+    }
+    // The launch crosses the network from its launcher; then the daemon starts up, wires up
+    // and reports in to the controller (its DaemonReady is a real message).
+    sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
+    sg4::this_actor::sleep_for(startup);
+    const NodeId node = p->address.index;
+    if (dead_nodes_.count(node) || failing_starts_.erase(node)) {
+      // The launch failed (the node is dead, or the daemon could not start): the launcher
+      // reports it to the controller instead of a wire-up.
+      p->listening = false;
+      p->serving = false;
+      log(*p, ev::DaemonStartFailed{});
+      send(*p, Address::controller(), DaemonStartFailed{node});
+      work_done();
+      return;
+    }
+    go_up(*p);
+    p->came_up->notify_all();
+    work_done();
+    serve_daemon(*p);
+  });
+}
+
+sg4::Host* World::launcher_for(NodeId node, Party** parent) {
+  const double now = sg4::Engine::get_clock();
+  if (now != wave_time_) {
+    wave_time_ = now;
+    wave_.clear();
+  }
+  wave_.push_back(node);
+  // Position i (from 1) in a radix tree rooted at the head node: parent (i - 1) / radix.
+  const std::size_t i = wave_.size();
+  const std::size_t radix = std::max<std::uint32_t>(1, options_.launch_radix);
+  const std::size_t up = (i - 1) / radix;
+  if (up == 0) return machine_.head;
+  *parent = daemons_[wave_[up - 1]].get();
+  return (*parent)->host;
+}
+
+}  // namespace pmixflow::sim

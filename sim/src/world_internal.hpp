@@ -1,0 +1,164 @@
+// The world's own parts, shared by its files (world.cpp: parties and messages;
+// world_daemons.cpp: daemons launched, failing and parked): a message in transit, one
+// party's Env, and what the world keeps of each party.
+#pragma once
+
+#include <list>
+#include <map>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+
+#include <simgrid/s4u.hpp>
+
+#include "connection_table.hpp"
+#include "pmixflow/sim/world.hpp"
+
+namespace pmixflow::sim {
+
+namespace sg4 = simgrid::s4u;
+
+// A message in transit. Like a TCP connection, each (sender, receiver) pair delivers in the
+// order sent, though SimGrid may finish a small transfer before a larger one sent earlier:
+// `seq` restores the order, and the incarnations tell a message sent on a connection that no
+// longer exists (one end restarted since) from a current one.
+struct Envelope {
+  Address from;
+  Message msg;
+  std::uint64_t seq = 0;
+  std::uint32_t from_incarnation = 0;
+  std::uint32_t to_incarnation = 0;
+};
+
+inline void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }
+
+// One party's view of the world: its clock, its timers, its sends.
+class PartyEnv final : public Env {
+ public:
+  PartyEnv(World& world, World::Party& party) : world_(world), party_(party) {}
+
+  double now() const override { return sg4::Engine::get_clock(); }
+  Address self() const override;
+  void send(Address to, Message msg) override;
+  TimerId after(double delay, std::function<void()> fn) override { return arm(delay, std::move(fn), false); }
+  void cancel(TimerId id) override {
+    if (live_.erase(id)) world_.work_done();
+  }
+  bool wants(log::EventKind kind) const override { return world_.log_ && world_.log_->wants(kind); }
+  bool idle() {
+    drop_cancelled();
+    return heap_.empty();
+  }
+  void record(const log::EventBuilder& e) override { world_.record(party_, e); }
+  std::string_view name_of(Address a) const override { return world_.name_of(a); }
+  void start_daemon(NodeId node) override { world_.start_daemon(node); }
+
+  // `system` timers (the party's up/down schedule) survive the party going down.
+  TimerId arm(double delay, std::function<void()> fn, bool system) {
+    const TimerId id = next_id_++;
+    heap_.push(Timer{now() + std::max(0.0, delay), id});
+    live_.emplace(id, Armed{std::move(fn), system});
+    world_.work_added();
+    return id;
+  }
+
+  // Seconds until the next timer; -1 when none is armed (wait for messages only).
+  double next_delay() {
+    drop_cancelled();
+    return heap_.empty() ? -1.0 : std::max(0.0, heap_.top().when - now());
+  }
+
+  // Fires the timer we waited for, then any other that is due at the same instant.
+  void fire_due() {
+    bool first = true;
+    while (true) {
+      drop_cancelled();
+      if (heap_.empty() || (!first && heap_.top().when > now())) return;
+      first = false;
+      const TimerId id = heap_.top().id;
+      heap_.pop();
+      auto node = live_.extract(id);
+      node.mapped().fn();
+      world_.work_done();
+    }
+  }
+
+  void clear_role_timers() {
+    for (auto it = live_.begin(); it != live_.end();) {
+      if (it->second.system) {
+        ++it;
+        continue;
+      }
+      it = live_.erase(it);
+      world_.work_done();
+    }
+  }
+
+ private:
+  struct Timer {
+    double when;
+    TimerId id;  // ids grow, so equal times fire in the order they were armed
+    bool operator>(const Timer& o) const { return when != o.when ? when > o.when : id > o.id; }
+  };
+  struct Armed {
+    std::function<void()> fn;
+    bool system;
+  };
+  void drop_cancelled() {
+    while (!heap_.empty() && !live_.count(heap_.top().id)) heap_.pop();
+  }
+
+  World& world_;
+  World::Party& party_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> heap_;
+  std::unordered_map<TimerId, Armed> live_;
+  TimerId next_id_ = 1;
+};
+
+// One connection into a party, from one sender.
+struct World::Incoming {
+  std::uint32_t incarnation = 0;  // of the sender
+  std::uint64_t next = 0;
+  std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
+  bool peer = false;  // a message of it was delivered: the connection breaks when we go down
+  Address from;       // the sender, once `peer`
+};
+
+struct World::Party {
+  Address address;
+  std::string name;
+  sg4::Host* host = nullptr;
+  sg4::Mailbox* mailbox = nullptr;
+  RoleFactory factory;
+  std::unique_ptr<PartyEnv> env;  // declared before role: the role refers to it
+  std::unique_ptr<Role> role;
+  bool up = false;         // the process is running and answering
+  bool listening = false;  // it receives (a down party still receives, to refuse)
+  bool transient = false;  // its actor may go while idle (daemons)
+  bool serving = false;    // an actor is receiving for it now
+  Envelope* incoming = nullptr;
+  sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
+  std::uint32_t incarnation = 0;      // grows each time the party (re)starts
+  struct Outgoing {
+    std::uint32_t incarnation = 0;  // of the receiver when the connection was made
+    std::uint64_t next = 0;
+  };
+  ConnectionTable<Outgoing> outgoing;
+  ConnectionTable<Incoming> incoming_from;
+  Parked* parked = nullptr;  // its idle actor, while one waits parked
+};
+
+struct World::Quiescence {
+  sg4::MutexPtr mutex = sg4::Mutex::create();
+  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
+};
+
+// An idle daemon's actor waiting for the daemon's next message. It lives on that actor's stack.
+struct World::Parked {
+  sg4::SemaphorePtr go = sg4::Semaphore::create(0);
+  Party* party = nullptr;  // null once a restarted daemon has an actor of its own
+  std::list<Parked*>::iterator at;
+  bool resume = false;  // false: the actor ends instead
+};
+
+}  // namespace pmixflow::sim
