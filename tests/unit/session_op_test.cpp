@@ -21,7 +21,7 @@ TEST(SessionOperation, OneOperationIsReadWithTheJobsItNames) {
   const auto p = parse_session_ctrl(d);
   ASSERT_EQ(refusal(p), Status::Success);
   const auto& op = std::get<SessionOperation>(p.result);
-  EXPECT_EQ(op.verb, SessionVerb::Preempt);
+  EXPECT_EQ(op.verb, SessionOp::Preempt);
   EXPECT_EQ(op.named, (std::vector<std::string>{"job-3.1", "job-3.2"}));
   EXPECT_FALSE(op.sep.has_value());
   EXPECT_EQ(p.names, "PMIX_SESSION_PREEMPT");
@@ -58,13 +58,13 @@ TEST(SessionOperation, SepRidesAlongOrStandsAlone) {
   alone.add(key::SESSION_SEP, false);
   const auto p = parse_session_ctrl(alone);
   ASSERT_EQ(refusal(p), Status::Success);
-  EXPECT_EQ(std::get<SessionOperation>(p.result).verb, SessionVerb::Sep);
+  EXPECT_EQ(std::get<SessionOperation>(p.result).verb, SessionOp::Sep);
   EXPECT_EQ(std::get<SessionOperation>(p.result).sep, false);
   InfoList along;
   along.add(key::SESSION_RESUME, true).add(key::SESSION_SEP, true);
   const auto q = parse_session_ctrl(along);
   ASSERT_EQ(refusal(q), Status::Success);
-  EXPECT_EQ(std::get<SessionOperation>(q.result).verb, SessionVerb::Resume);
+  EXPECT_EQ(std::get<SessionOperation>(q.result).verb, SessionOp::Resume);
   EXPECT_EQ(std::get<SessionOperation>(q.result).sep, true);
   EXPECT_EQ(q.names, "PMIX_SESSION_RESUME+PMIX_SESSION_SEP");
 }

@@ -102,15 +102,16 @@ void Controller::on(Address, PeerLost&& notice) {
   if (notice.peer.kind == PartyKind::Daemon) return node_failed(notice.peer.index);
   // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
   auto client = clients_.extract(notice.peer);
-  if (!client.empty()) requestor_gone(client.mapped(), Address::controller());
+  if (!client.empty()) requestor_gone(client.mapped(), std::nullopt);
 }
 
-void Controller::requestor_gone(const Proc& gone, Address via) {
+void Controller::requestor_gone(const Proc& gone, std::optional<Address> via) {
+  // `via`: the daemon or scheduler it was a client of; none when it was the controller's own.
   if (env_.wants<ev::RequestorGone>()) {
-    if (via == Address::controller())
-      env_.log(ev::RequestorGone{.requestor = to_string(gone)});
+    if (via)
+      env_.log(ev::RequestorGone{.requestor = to_string(gone), .via = env_.name_of(*via)});
     else
-      env_.log(ev::RequestorGone{.requestor = to_string(gone), .via = env_.name_of(via)});
+      env_.log(ev::RequestorGone{.requestor = to_string(gone)});
   }
   sessions_.end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
 }

@@ -25,7 +25,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   if (const auto* refused = std::get_if<Status>(&parsed.result)) return replies_.session_ctrl(origin, *refused);
   const auto& op = std::get<SessionOperation>(parsed.result);
   const SessionCaller caller{by_scheduler, req.caller};
-  if (op.verb == SessionVerb::Instantiate) {
+  if (op.verb == SessionOp::Instantiate) {
     Status st = may_instantiate(caller, req.session_id);
     if (st == Status::Success) st = instantiate(origin, req.session_id, req.directives);
     if (st != Status::Success) replies_.session_ctrl(origin, st);
@@ -34,7 +34,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   const auto ids = targets(origin, req, caller, op);
   if (!ids) return;
   // A single TERMINATE is answered once its session is reclaimed; anything else at once.
-  const bool answer_on_reclaim = op.verb == SessionVerb::Terminate && ids->size() == 1;
+  const bool answer_on_reclaim = op.verb == SessionOp::Terminate && ids->size() == 1;
   Status result = Status::Success;
   for (std::uint32_t id : *ids) {
     Session* s = find(id);
@@ -82,19 +82,19 @@ Status Sessions::apply(Session& s, const SessionOperation& op, const std::vector
     env_.log(ev::SessionSep{.session = s.id, .sep = *s.sep});
   }
   const bool names_jobs =
-      op.verb == SessionVerb::Preempt || op.verb == SessionVerb::Restore || op.verb == SessionVerb::Signal;
+      op.verb == SessionOp::Preempt || op.verb == SessionOp::Restore || op.verb == SessionOp::Signal;
   if (names_jobs && !op.named.empty() && jobs.empty()) return Status::Success;  // none of the named jobs is here
   switch (op.verb) {
-    case SessionVerb::Pause: return stop_jobs(s, {}, false, true);
-    case SessionVerb::Resume: return stop_jobs(s, {}, false, false);
-    case SessionVerb::Preempt: return stop_jobs(s, jobs, true, true);
-    case SessionVerb::Restore: return stop_jobs(s, jobs, true, false);
-    case SessionVerb::Signal:
-      return op.signal ? signal_jobs(s, jobs, static_cast<int>(*op.signal)) : Status::ErrBadParam;
-    case SessionVerb::Extend: return extend(s, d);
-    case SessionVerb::Terminate: return terminate(s, answer_to, Status::ErrJobKilledByCmd);
-    case SessionVerb::Instantiate:
-    case SessionVerb::Sep: return Status::Success;
+    case SessionOp::Pause: return stop_jobs(s, {}, false, true);
+    case SessionOp::Resume: return stop_jobs(s, {}, false, false);
+    case SessionOp::Preempt: return stop_jobs(s, jobs, true, true);
+    case SessionOp::Restore: return stop_jobs(s, jobs, true, false);
+    case SessionOp::Signal: return op.signal ? signal_jobs(s, jobs, static_cast<int>(*op.signal)) : Status::ErrBadParam;
+    case SessionOp::Extend: return extend(s, d);
+    case SessionOp::Terminate: return terminate(s, answer_to, Status::ErrJobKilledByCmd);
+    case SessionOp::Instantiate:
+    case SessionOp::Sep:
+    case SessionOp::Complete: return Status::Success;
   }
   return Status::Success;
 }

@@ -8,20 +8,20 @@ namespace {
 
 struct Operation {
   std::string_view key;
-  SessionVerb verb;
+  SessionOp verb;
 };
 
 // The operational directives exclude each other; SEP may ride along. COMPLETE is recognised
 // so that it can be refused.
 constexpr std::array<Operation, 8> kOperations{{
-    {key::SESSION_INSTANTIATE, SessionVerb::Instantiate},
-    {key::SESSION_PAUSE, SessionVerb::Pause},
-    {key::SESSION_RESUME, SessionVerb::Resume},
-    {key::SESSION_PREEMPT, SessionVerb::Preempt},
-    {key::SESSION_RESTORE, SessionVerb::Restore},
-    {key::SESSION_SIGNAL, SessionVerb::Signal},
-    {key::SESSION_TERMINATE, SessionVerb::Terminate},
-    {key::SESSION_EXTEND, SessionVerb::Extend},
+    {key::SESSION_INSTANTIATE, SessionOp::Instantiate},
+    {key::SESSION_PAUSE, SessionOp::Pause},
+    {key::SESSION_RESUME, SessionOp::Resume},
+    {key::SESSION_PREEMPT, SessionOp::Preempt},
+    {key::SESSION_RESTORE, SessionOp::Restore},
+    {key::SESSION_SIGNAL, SessionOp::Signal},
+    {key::SESSION_TERMINATE, SessionOp::Terminate},
+    {key::SESSION_EXTEND, SessionOp::Extend},
 }};
 
 // Resource *selection* belongs to the scheduler; the RM is only told which nodes.
@@ -47,7 +47,7 @@ ParsedSessionCtrl parse_session_ctrl(const InfoList& d) {
     p.result = why;
     return p;
   };
-  std::vector<SessionVerb> verbs;
+  std::vector<SessionOp> verbs;
   for (const auto& op : kOperations)
     if (names(d, op.key)) {
       verbs.push_back(op.verb);
@@ -65,7 +65,7 @@ ParsedSessionCtrl parse_session_ctrl(const InfoList& d) {
     return refused(Status::ErrBadParam);
   if (complete) return refused(Status::ErrNotSupported);  // what the RM sends, never takes
   SessionOperation op;
-  op.verb = verbs.empty() ? SessionVerb::Sep : verbs.front();
+  op.verb = verbs.empty() ? SessionOp::Sep : verbs.front();
   if (sep) {
     const Value* v = d.find(key::SESSION_SEP);
     op.sep = !(v && std::holds_alternative<bool>(*v) && !std::get<bool>(*v));

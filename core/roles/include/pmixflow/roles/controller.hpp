@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
@@ -64,7 +65,7 @@ class Controller final : public Role, private JobEvents {
   void job_started(Job& job) override;
   void job_ended(const EndedJob& job) override;
   void node_failed(NodeId node);
-  void requestor_gone(const Proc& gone, Address via);
+  void requestor_gone(const Proc& gone, std::optional<Address> via);
 
   Env& env_;
   ControllerConfig config_;

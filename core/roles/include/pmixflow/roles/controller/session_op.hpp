@@ -10,23 +10,12 @@
 #include <vector>
 
 #include "pmixflow/vocab/info.hpp"
+#include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
 
-enum class SessionVerb : std::uint8_t {
-  Instantiate,
-  Pause,
-  Resume,
-  Preempt,
-  Restore,
-  Signal,
-  Terminate,
-  Extend,
-  Sep,  // Sep: SEP alone
-};
-
 struct SessionOperation {
-  SessionVerb verb = SessionVerb::Sep;
+  SessionOp verb = SessionOp::Sep;      // never Complete (refused); Sep: PMIX_SESSION_SEP alone
   std::optional<bool> sep;              // PMIX_SESSION_SEP, riding along or alone: false ties, true detaches
   std::vector<std::string> named;       // the jobs PMIX_NSPACE names (PREEMPT, RESTORE, SIGNAL)
   std::optional<std::uint64_t> signal;  // PMIX_SESSION_SIGNAL's number
