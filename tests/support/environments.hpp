@@ -31,10 +31,16 @@ inline std::vector<std::string> scenario_command(const Environment& env, const s
 
 }  // namespace pmixflow::test
 
-// A suite of scenario tests run once per environment: `PMIXFLOW_SCENARIO_SUITE(Activate, Base)`
-// declares the fixture Activate (derived from Base, itself a TestWithParam<Environment>), whose
-// TEST_Ps then run as Environments/Activate.Name/sim, and so on for each environment.
-#define PMIXFLOW_SCENARIO_SUITE(Suite, Base)                                                           \
-  class Suite : public Base {};                                                                        \
+// Runs the TEST_Ps of `Suite` (a TestWithParam<Environment>) once per environment, as
+// Environments/Suite.Name/sim and so on. Once per suite, in one of the files holding its tests.
+#define PMIXFLOW_INSTANTIATE_ENVIRONMENTS(Suite)                                                       \
   INSTANTIATE_TEST_SUITE_P(Environments, Suite, ::testing::ValuesIn(::pmixflow::test::environments()), \
                            [](const auto& info) { return info.param.name; })
+
+// A suite of scenario tests in one file: `PMIXFLOW_SCENARIO_SUITE(Activate, Base)` declares the
+// fixture Activate (derived from Base, itself a TestWithParam<Environment>) and runs its TEST_Ps
+// in every environment. A suite whose tests span files declares its fixture in a shared header
+// and uses PMIXFLOW_INSTANTIATE_ENVIRONMENTS in one of them.
+#define PMIXFLOW_SCENARIO_SUITE(Suite, Base) \
+  class Suite : public Base {};              \
+  PMIXFLOW_INSTANTIATE_ENVIRONMENTS(Suite)

@@ -1,0 +1,187 @@
+// Conformance, FLOW.md §2 and §6: a standalone DVM serving from its own pool, and a DVM that is
+// not the allocation (allocated nodes stay unusable until their daemons are activated).
+#include "conformance_alloc_support.hpp"
+
+namespace pmixflow::test::alloc_conformance {
+namespace {
+
+PMIXFLOW_SCENARIO_SUITE(DvmVersusAllocation, AllocConformance);
+PMIXFLOW_SCENARIO_SUITE(Standalone, AllocConformance);
+
+// ------------------------------------------------------------------ §2: the standalone DVM
+
+TEST_P(Standalone, ServesFromItsOwnPool) {
+  const ScenarioRun run = simulate("standalone-serve.jsonl");
+  EXPECT_EQ(status(run, "a#1"), "PMIX_SUCCESS");
+  EXPECT_EQ(status(run, "b#1"), "PMIX_SUCCESS");
+  EXPECT_EQ(status(run, "c#1"), "PMIX_ERR_OUT_OF_RESOURCE");
+  // The controller decides each request itself; nothing goes to a scheduler.
+  for (const char* corr : {"a#1", "b#1", "c#1"}) {
+    ASSERT_EQ(events(run, "alloc.standalone", corr).size(), 1u) << corr;
+    expect_no_scheduler_decision(run, corr);
+  }
+  // With an app, answered once it is launched, as on the scheduler's path (FLOW.md 4).
+  EXPECT_EQ(hops(run, "a#1"), (std::vector<std::string>{
+                                  "requestor:a>controller:alloc_request(PMIX_ALLOC_NEW)",
+                                  "controller>daemon:n01:launch_procs",  // the session's app, once the DVM has grown
+                                  "controller>daemon:n02:launch_procs",
+                                  "controller>requestor:a:alloc_response(PMIX_SUCCESS)",
+                              }));
+  EXPECT_EQ(hops(run, "b#1"), (std::vector<std::string>{
+                                  "requestor:b>daemon:n01:alloc_request(PMIX_ALLOC_NEW)",
+                                  "daemon:n01>controller:alloc_request(PMIX_ALLOC_NEW)",
+                                  "controller>daemon:n01:alloc_response(PMIX_SUCCESS)",
+                                  "daemon:n01>requestor:b:alloc_response(PMIX_SUCCESS)",
+                              }));
+  EXPECT_EQ(hops(run, "c#1"), (std::vector<std::string>{
+                                  "requestor:c>controller:alloc_request(PMIX_ALLOC_NEW)",
+                                  "controller>requestor:c:alloc_response(PMIX_ERR_OUT_OF_RESOURCE)",
+                              }));
+  // Sessions made from the pool, by the controller; the second skips the withheld nodes.
+  const auto inst = events(run, "session.instantiate");
+  ASSERT_EQ(inst.size(), 2u);
+  EXPECT_EQ(inst[0]["by"], "controller");
+  EXPECT_EQ(inst[0]["node_list"], "n01:8,n02:4");
+  EXPECT_EQ(inst[1]["by"], "controller");
+  EXPECT_EQ(inst[1]["node_list"], "n03:8,n04:8");
+  EXPECT_EQ(answer_info(run, "a#1", "pmix.alloc.id"), "dvm-alloc-1");
+  EXPECT_EQ(answer_info(run, "a#1", "pmix.alloc.nlist"), "n01:8,n02:4");
+  EXPECT_EQ(answer_info(run, "b#1", "pmix.alloc.id"), "dvm-alloc-2");
+  EXPECT_EQ(answer_info(run, "b#1", "pmix.alloc.nlist"), "n03:8,n04:8");
+  EXPECT_EQ(launches(run, "a#1"), (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 4}}));
+  ASSERT_EQ(events(run, "job.end", "a#1").size(), 1u);
+  EXPECT_EQ(only(run, "job.end", "a#1").value("status", ""), "PMIX_SUCCESS");
+}
+
+TEST_P(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
+  const ScenarioRun run = simulate("refuse-without-scheduler.jsonl");
+  EXPECT_EQ(status(run, "r#1"), "PMIX_ERR_UNREACH");
+  EXPECT_EQ(hops(run, "r#1"), (std::vector<std::string>{
+                                  "requestor:r>controller:alloc_request(PMIX_ALLOC_NEW)",
+                                  "controller>requestor:r:alloc_response(PMIX_ERR_UNREACH)",
+                              }));
+  EXPECT_EQ(events(run, "request.refused", "r#1").size(), 1u);
+  EXPECT_TRUE(events(run, "alloc.standalone").empty());  // not served from the pool
+  EXPECT_TRUE(events(run, "request.held").empty());      // nor held
+  EXPECT_TRUE(events(run, "session.instantiate").empty());
+}
+
+TEST_P(Standalone, ReleaseIsServedByTheController) {
+  const ScenarioRun run = simulate("standalone-release.jsonl");
+  EXPECT_EQ(status(run, "a#1"), "PMIX_SUCCESS");
+  EXPECT_EQ(status(run, "b#1"), "PMIX_ERR_NO_PERMISSIONS");
+  EXPECT_EQ(status(run, "a#2"), "PMIX_SUCCESS");
+  EXPECT_EQ(status(run, "a#3"), "PMIX_ERR_NOT_FOUND");
+  EXPECT_EQ(status(run, "c#1"), "PMIX_SUCCESS");
+  for (const char* corr : {"a#1", "b#1", "a#2", "a#3", "c#1"}) {
+    EXPECT_EQ(events(run, "alloc.standalone", corr).size(), 1u) << corr;
+    expect_no_scheduler_decision(run, corr);
+  }
+  EXPECT_EQ(hops(run, "a#2"), (std::vector<std::string>{
+                                  "requestor:a>controller:alloc_request(PMIX_ALLOC_RELEASE)",
+                                  "controller>requestor:a:alloc_response(PMIX_SUCCESS)",
+                              }));
+  // Released: reclaimed into the DVM pool before the owner hears so; the refused release
+  // changed nothing.
+  const auto reclaimed = events(run, "session.reclaimed");
+  ASSERT_EQ(reclaimed.size(), 1u);
+  EXPECT_EQ(reclaimed[0]["alloc"], "dvm-alloc-1");
+  EXPECT_EQ(reclaimed[0]["nodes_to"], "dvm-pool");
+  EXPECT_GT(reclaimed[0]["t"].get<double>(), answered(run, "b#1"));
+  EXPECT_LT(index_of(run, "session.reclaimed"),
+            index_of_hop(run, "a#2", "controller>requestor:a:alloc_response(PMIX_SUCCESS)"));
+  // The released nodes are granted again: the whole machine.
+  EXPECT_EQ(answer_info(run, "c#1", "pmix.alloc.nlist"), "n01:8,n02:8,n03:8,n04:8,n05:8,n06:8,n07:8,n08:8");
+}
+
+// ------------------------------------------------------------------ §6: the DVM versus the allocation
+
+TEST_P(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActivated) {
+  const ScenarioRun run = simulate("dvm-host-narrowed.jsonl");
+  // --host n01,n02: two daemons at start-up, on eight allocated nodes.
+  const auto start = events(run, "dvm.grow", "dvm-start");
+  ASSERT_EQ(start.size(), 1u);
+  EXPECT_EQ(start[0]["num_daemons"], 2);
+  EXPECT_EQ(daemons_started(run, 0, 0.5), (std::vector<std::string>{"n01", "n02"}));
+  // FLOW.md 6 and 8: the other nodes are allocated and not in the DVM, and the log says so.
+  std::set<std::string> logged_without_daemon;
+  for (const auto& e : run.events)
+    if (ev_of(e) == "node" && e["t"].get<double>() < 0.5 && e["daemon"] == "none")
+      logged_without_daemon.insert(e["node"].get<std::string>());
+  EXPECT_EQ(logged_without_daemon, (std::set<std::string>{"n03", "n04", "n05", "n06", "n07", "n08"}))
+      << "the event log does not show the allocated nodes that have no daemon (FLOW.md 8: every node, allocated or "
+         "not, in the DVM or not)";
+  // Unusable: 24 ranks do not fit the 16 slots of the DVM.
+  EXPECT_EQ(status(run, "s#1"), "PMIX_ERR_OUT_OF_RESOURCE");
+  EXPECT_TRUE(launches(run, "s#1").empty());
+  // Usable once activated, with no scheduler involved.
+  EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
+  expect_no_scheduler_decision(run, "u#1");
+  EXPECT_EQ(daemons_started(run, 1.5, 3), (std::vector<std::string>{"n03", "n04", "n05", "n06", "n07", "n08"}));
+  EXPECT_EQ(status(run, "s#2"), "PMIX_SUCCESS");
+  EXPECT_EQ(launches(run, "s#2"),
+            (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 8}, {"daemon:n03", 8}}));
+}
+
+TEST_P(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntilActivated) {
+  const ScenarioRun run = simulate("dvm-released-reservation.jsonl");
+  for (const char* corr : {"r#1", "r#2", "r#4", "r#5"}) EXPECT_EQ(status(run, corr), "PMIX_SUCCESS") << corr;
+  EXPECT_EQ(answer_info(run, "r#1", "pmix.alloc.nlist"), "n01:8,n02:8");
+  // Released with inheritance NONE: the nodes go back to the scheduler and their daemons away.
+  const auto reclaimed = events(run, "session.reclaimed");
+  ASSERT_EQ(reclaimed.size(), 1u);
+  EXPECT_EQ(reclaimed[0]["nodes_to"], "scheduler");
+  std::set<std::string> shut, exited;
+  for (const auto& e : run.events) {
+    if (ev_of(e) == "send" && e["msg"] == "daemon_shutdown") shut.insert(e["to"].get<std::string>());
+    if (ev_of(e) == "daemon.exit") exited.insert(e["who"].get<std::string>());
+  }
+  EXPECT_EQ(shut, (std::set<std::string>{"daemon:n01", "daemon:n02"}));
+  EXPECT_EQ(exited, (std::set<std::string>{"daemon:n01", "daemon:n02"}));
+  for (const char* n : {"n01", "n02"}) {
+    const long gone =
+        first_index(run, [&](const json& e) { return ev_of(e) == "node" && e["node"] == n && e["daemon"] == "none"; });
+    EXPECT_GE(gone, 0) << n;
+    EXPECT_LT(gone, index_of(run, "answer", "r#2")) << n;
+  }
+  // Without daemons the DVM no longer spans them: a whole-machine job does not fit.
+  EXPECT_EQ(status(run, "r#3"), "PMIX_ERR_OUT_OF_RESOURCE");
+  EXPECT_TRUE(launches(run, "r#3").empty());
+  // ACTIVATE brings them back, answered locally; the DVM is whole again.
+  expect_no_scheduler_decision(run, "r#4");
+  EXPECT_EQ(daemons_started(run, 5.5, 7), (std::vector<std::string>{"n01", "n02"}));
+  const auto got = received(run, "r");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]["code"], "PMIX_DVM_IS_READY");
+  std::map<std::string, int> whole;
+  for (const auto& n : kAllCompute) whole["daemon:" + n] = 8;
+  EXPECT_EQ(launches(run, "r#5"), whole);
+}
+
+TEST_P(DvmVersusAllocation, InstantiationOnNodesWithoutDaemonsGrowsTheDvm) {
+  const ScenarioRun run = simulate("session-lifecycle.jsonl");
+  EXPECT_EQ(status(run, "r#1"), "PMIX_SUCCESS");
+  const auto grow = events(run, "dvm.grow", "r#1");
+  ASSERT_EQ(grow.size(), 1u);
+  EXPECT_EQ(grow[0]["num_daemons"], 2);
+  EXPECT_EQ(grow[0]["alloc"], "alloc-1");
+  EXPECT_EQ(daemons_started(run, 0.5, 100), (std::vector<std::string>{"n01", "n02"}));
+  // The session's job waits for the new daemons: fenced, then launched by the ready event.
+  const long fenced = index_of(run, "job.fenced", "r#1");
+  long last_up = -1;
+  for (std::size_t i = 0; i < run.events.size(); ++i)
+    if (ev_of(run.events[i]) == "daemon.up") last_up = static_cast<long>(i);
+  const long ready = index_of(run, "dvm.ready", "r#1");
+  const long launch = index_of(run, "job.launch", "r#1");
+  ASSERT_GE(fenced, 0);
+  EXPECT_LT(index_of(run, "session.instantiate", "r#1"), fenced);
+  EXPECT_LT(fenced, last_up);
+  EXPECT_LT(last_up, ready);
+  EXPECT_LT(ready, launch);
+  EXPECT_EQ(info_of(run.events[static_cast<std::size_t>(ready)]), (json{{"pmix.alloc.id", "alloc-1"}}));
+  EXPECT_EQ(run.events[static_cast<std::size_t>(ready)]["code"], "PMIX_DVM_IS_READY");
+  EXPECT_EQ(launches(run, "r#1"), (std::map<std::string, int>{{"daemon:n01", 8}, {"daemon:n02", 8}}));
+}
+
+}  // namespace
+}  // namespace pmixflow::test::alloc_conformance
