@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -45,6 +46,24 @@ struct EventView {
   std::optional<std::string_view> json(Field f) const;  // Info, Apps and Json fields
 };
 
+// What a role hands over for a String field. An event is a value a role may fill over
+// several statements before logging it, so a view of a temporary would dangle by then: a
+// temporary string is kept (moved in, no copy), anything else is viewed.
+class StrArg {
+ public:
+  StrArg() = default;
+  StrArg(std::string_view t) : view_(t) {}                        // NOLINT(google-explicit-constructor)
+  StrArg(const char* t) : view_(t) {}                             // NOLINT(google-explicit-constructor)
+  StrArg(const std::string& t) : view_(t) {}                      // NOLINT(google-explicit-constructor)
+  StrArg(std::string&& t) : owned_(std::move(t)), owns_(true) {}  // NOLINT(google-explicit-constructor)
+  std::string_view text() const { return owns_ ? std::string_view(owned_) : view_; }
+
+ private:
+  std::string owned_;
+  std::string_view view_;
+  bool owns_ = false;
+};
+
 // What a role hands over for an Info, Apps or Json field; rendered only when the event is
 // recorded. They point at the caller's values, which outlive the call that logs them.
 struct InfoArg {
@@ -69,7 +88,7 @@ template <FieldType T>
 struct Arg;
 template <>
 struct Arg<FieldType::String> {
-  using type = std::string_view;
+  using type = StrArg;
 };
 template <>
 struct Arg<FieldType::UInt> {
@@ -117,6 +136,7 @@ class EventBuilder {
   EventBuilder& operator=(const EventBuilder&) = delete;
 
   void put(std::string_view v) { next() = v; }
+  void put(const StrArg& v) { next() = v.text(); }
   void put(std::uint64_t v) { next() = v; }
   void put(std::int64_t v) { next() = v; }
   void put(double v) { next() = v; }
