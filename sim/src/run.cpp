@@ -37,6 +37,7 @@ RunInfo run_info(const Workload& w, const RunInputs& in, const SimMachine& m) {
   r.compute_nodes = m.cluster().schedulable_names();
   r.policy = w.policy;
   r.time_origin = w.scenario.time_origin;
+  r.assertions = w.scenario.assertions;
   if (w.trace) {
     r.trace = w.trace->path;
     for (const auto& [reason, count] : w.trace->skipped)

@@ -321,5 +321,44 @@ TEST(Scenario, TheErrorIsOnTheRightLine) {
   expect_located(e, 4, "expect.status");
 }
 
+TEST(Scenario, AssertionsAreReadWithTheirMoment) {
+  const Scenario sc =
+      parse(kHeader + "\n" + op_line(R"("directive":"NEW")") + "\n" +
+            R"({"op":"assert","after":"alice#1","session_of":"alice#1","nodes":"n02,n01"})" + "\n" +
+            R"({"op":"assert","at":5,"count":{"ev":"dvm.ready","code":"PMIX_DVM_IS_READY"},"equals":1})");
+  ASSERT_EQ(sc.assertions.size(), 2u);
+  const Assertion& a = sc.assertions[0];
+  EXPECT_EQ(a.line, 3u);
+  EXPECT_EQ(a.after, "alice#1");
+  EXPECT_EQ(a.subject, AssertSubject::Session);
+  EXPECT_TRUE(a.target_is_call);
+  EXPECT_EQ(*a.nodes, (std::vector<std::string>{"n01", "n02"}));
+  const Assertion& c = sc.assertions[1];
+  EXPECT_EQ(*c.at, 5.0);
+  EXPECT_EQ(c.count.kind, log::EventKind::DvmReady);
+  EXPECT_EQ(c.equals, 1u);
+  EXPECT_EQ(c.what(), "count dvm.ready");
+}
+
+TEST(Scenario, BadAssertionsAreNamedByLineAndField) {
+  const std::string call = kHeader + "\n" + op_line(R"("directive":"NEW")") + "\n";
+  const auto bad = [&](const std::string& line, const std::string& field) {
+    expect_located(refused(call + line), 3, field);
+  };
+  bad(R"({"op":"assert","node":"n01"})", "");                                   // asserts nothing
+  bad(R"({"op":"assert","node":"n01","session":1,"daemon":"up"})", "session");  // two subjects
+  bad(R"({"op":"assert","node":"n01","daemon":"running"})", "daemon");
+  bad(R"({"op":"assert","node":"n01","exists":true})", "exists");  // not a node's
+  bad(R"({"op":"assert","session":"x","exists":true})", "session");
+  bad(R"({"op":"assert","session_of":"alice","exists":true})", "session_of");
+  bad(R"({"op":"assert","session_of":"bob#1","exists":true})", "session_of");  // no such call
+  bad(R"({"op":"assert","at":1,"after":"alice#1","node":"n01","use":"free"})", "after");
+  bad(R"({"op":"assert","count":{"ev":"no.such"},"equals":1})", "count.ev");
+  bad(R"({"op":"assert","count":{"ev":"node","nspace":"x"},"equals":1})", "count.nspace");
+  bad(R"({"op":"assert","count":{"ev":"dvm.ready","code":"PMIX_NOPE"},"equals":1})", "count.code");
+  bad(R"({"op":"assert","count":{"ev":"node"},"equals":-1})", "equals");
+  bad(R"({"op":"assert","node":"n01","use":"free","colour":"red"})", "colour");
+}
+
 }  // namespace
 }  // namespace pmixflow

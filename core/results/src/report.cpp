@@ -11,14 +11,19 @@
 namespace pmixflow {
 
 log::KindSet ReportBuilder::kinds() const {
+  if (with_assertions_ || (run_ && !run_->assertions.empty())) return log::all_kinds_set();
   return CallLedger::kinds() | AllocationLedger::kinds() | log::kind_set({log::EventKind::LogEnd});
 }
 
-void ReportBuilder::begin(const log::LogHeader& header) { run_ = RunInfo::from_header(header, origin_); }
+void ReportBuilder::begin(const log::LogHeader& header) {
+  run_ = RunInfo::from_header(header, origin_);
+  if (!run_->assertions.empty()) assertions_.emplace(run_->assertions, run_->compute_nodes);
+}
 
 void ReportBuilder::event(const log::EventView& e) {
   calls_.apply(e);
   scheduler_.apply(e);
+  if (assertions_) assertions_->apply(e);
 }
 
 void ReportBuilder::end(const log::EventView& closing) {
@@ -37,7 +42,13 @@ Report ReportBuilder::report() const {
   const Metrics metrics = compute_metrics(outcomes, run.total_slots());
   std::optional<RecordedComparison> recorded;
   if (run.compare_recorded) recorded = compare_with_recording(outcomes, recorded_waits(run, calls_));
-  const report_detail::Expectations expectations = report_detail::check_expectations(calls_);
+  report_detail::Expectations expectations = report_detail::check_expectations(calls_);
+  if (assertions_) {
+    AssertionChecker finished = *assertions_;  // report() may be asked again as the log goes on
+    finished.finish();
+    expectations.checked += finished.checked();
+    for (const auto& f : finished.failures()) expectations.failures.push_back(f);
+  }
   std::optional<report_detail::RunEnd> end;
   if (closing_) end = report_detail::RunEnd{closing_->events, closing_->stats};
   const report_detail::Pieces pieces{run, calls_, scheduler_, end, metrics, expectations, recorded};
@@ -46,7 +57,7 @@ Report ReportBuilder::report() const {
   r.summary_json = report_detail::summary(pieces).dump(2) + "\n";
   if (run.compare_recorded) r.recorded_csv = recorded ? recorded->csv : "job_id,simulated_wait,recorded_wait\n";
   r.text = report_detail::summary_text(pieces);
-  r.failures_text = report_detail::failures_text(expectations);
+  r.failures_text = report_detail::failures_text(expectations, run.scenario);
   r.expectations_held = expectations.failures.empty();
   r.whole = closing_.has_value();
   return r;
@@ -56,8 +67,9 @@ Report report_from_log(const std::string& path, const ReportOptions& options) {
   std::error_code ec;
   const std::string file = std::filesystem::is_directory(path, ec) ? path + "/events.jsonl" : path;
   ReportBuilder builder(file);
-  log::LogReader reader(file, {.kinds = builder.kinds()});
+  log::LogReader reader(file);
   builder.begin(reader.header());
+  reader.only(builder.kinds());
   while (const log::EventView* e = reader.next()) {
     if (e->kind == log::EventKind::LogEnd)
       builder.end(*e);

@@ -87,9 +87,26 @@ std::string summary_text(const Pieces& p) {
   return out.str();
 }
 
-std::string failures_text(const Expectations& e) {
+// FILE:LINE: what failed, as a compiler names an error, so an editor can jump to it.
+std::string failures_text(const Expectations& e, const std::string& file) {
   std::string out;
-  for (const auto& f : e.failures) out += "  FAILED: " + f.dump() + "\n";
+  const auto text = [](const nlohmann::json& f, const char* key) {
+    return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : std::string();
+  };
+  for (const auto& f : e.failures) {
+    out += "  FAILED: " + file;
+    if (f.contains("line") && f["line"].get<std::size_t>() > 0)
+      out += ":" + std::to_string(f["line"].get<std::size_t>());
+    out += ": ";
+    if (f.contains("assert"))
+      out += "assert " + text(f, "assert") + ": " + text(f, "property") + " expected " + text(f, "expected") +
+             ", saw " + text(f, "saw");
+    else if (f.contains("problem"))
+      out += text(f, "corr") + " " + text(f, "problem");
+    else
+      out += text(f, "corr") + " expected " + text(f, "expected") + ", got " + text(f, "got");
+    out += "\n";
+  }
   return out;
 }
 

@@ -22,6 +22,10 @@ nlohmann::json RunInfo::inputs() const {
     in["skipped_by_reason"] = skipped_by_reason;
     in["compare_recorded"] = compare_recorded;
   }
+  if (!assertions.empty()) {
+    auto& list = in["assertions"] = nlohmann::json::array();
+    for (const auto& a : assertions) list.push_back(to_json(a));
+  }
   return in;
 }
 
@@ -57,6 +61,23 @@ class Inputs {
   const nlohmann::json& j_;
   const std::string& file_;
 };
+
+std::vector<Assertion> read_assertions(const nlohmann::json& inputs, const Inputs& in) {
+  std::vector<Assertion> out;
+  const auto it = inputs.find("assertions");
+  if (it == inputs.end()) return out;
+  if (!it->is_array()) in.fail("assertions", "expects an array");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const auto& j = (*it)[i];
+    const std::string where = "assertions[" + std::to_string(i) + "]";
+    if (!j.is_object() || !j.contains("line") || !j["line"].is_number_unsigned())
+      in.fail(where.c_str(), "expects an assertion with the line it was written on");
+    out.push_back(parse_assertion(
+        j, j["line"].get<std::size_t>(),
+        [&](const std::string& field, const std::string& what) { in.fail((where + "." + field).c_str(), what); }));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -96,6 +117,7 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
     if (!it->is_boolean()) in.fail("compare_recorded", "expects true or false");
     r.compare_recorded = it->get<bool>();
   }
+  r.assertions = read_assertions(header.inputs, in);
   return r;
 }
 

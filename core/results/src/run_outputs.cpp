@@ -24,7 +24,8 @@ std::string log_path(const OutputOptions& o) {
 
 }  // namespace
 
-RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run) : options_(options), log_(header_of(run)) {
+RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run)
+    : options_(options), log_(header_of(run)), report_("the event log", !run.assertions.empty()) {
   if (!options_.dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.dir, ec);

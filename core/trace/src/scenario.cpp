@@ -256,6 +256,9 @@ bool parse_event(const std::string& op, const json& j, const LineReader& r, std:
     r.only(j, {"op", "at", "node", "comment"}, "");
     sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
                                        op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
+  } else if (op == "assert") {
+    sc.assertions.push_back(
+        parse_assertion(j, line, [&r](const std::string& field, const std::string& what) { r.fail(field, what); }));
   } else if (op == "requestor_exit") {
     r.only(j, {"op", "at", "requestor", "comment"}, "");
     sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
@@ -350,8 +353,22 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   else
     r.fail("op", "unknown operation \"" + op +
                      "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                     "node_fail, daemon_start_fails, requestor_exit)");
+                     "node_fail, daemon_start_fails, requestor_exit, assert)");
   return c;
+}
+
+// An assertion that waits for a call, or is about what a call got, must name one of the file's.
+void check_assertion_calls(const Scenario& sc) {
+  std::set<std::string> calls;
+  for (const auto& c : sc.calls) std::visit([&calls](const auto& req) { calls.insert(req.corr); }, c.call);
+  for (const auto& a : sc.assertions) {
+    const LineReader r(sc.origin, a.line);
+    if (!a.after.empty() && !calls.count(a.after))
+      r.fail("after", "no call " + a.after + " in this scenario (calls are named requestor#n, n counting from 1)");
+    if (a.target_is_call && !calls.count(a.target))
+      r.fail(a.subject == AssertSubject::Session ? "session_of" : "job_of",
+             "no call " + a.target + " in this scenario (calls are named requestor#n, n counting from 1)");
+  }
 }
 
 }  // namespace
@@ -383,6 +400,7 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
     if (!parse_event(op, j, r, line, sc)) sc.calls.push_back(parse_call(op, j, r, line, calls_per_requestor));
   }
   if (!have_header) throw InputError(origin, 0, "", "empty scenario: the first line must be the header");
+  check_assertion_calls(sc);
   return sc;
 }
 

@@ -65,10 +65,28 @@ void Jobs::launch_fenced(const std::deque<std::string>& fenced) {
     if (Job* job = find(nspace)) launch(*job);
 }
 
+namespace {
+std::string rank_map(const SlotList& placement, const Cluster& cluster) {
+  std::string out;
+  std::uint32_t rank = 0;
+  for (const auto& [n, procs] : placement) {
+    if (procs == 0) continue;
+    out += (out.empty() ? "" : ",") + cluster.node(n).name + ":" + std::to_string(rank);
+    if (procs > 1) out += "-" + std::to_string(rank + procs - 1);
+    rank += procs;
+  }
+  return out;
+}
+}  // namespace
+
 void Jobs::launch(Job& job) {
   job.state = JobState::Launching;
-  env_.log(ev::JobLaunch{
-      .nspace = job.nspace, .session = job.session, .corr = job.corr, .num_daemons = job.placement.size()});
+  if (env_.wants<ev::JobLaunch>())
+    env_.log(ev::JobLaunch{.nspace = job.nspace,
+                           .session = job.session,
+                           .corr = job.corr,
+                           .num_daemons = job.placement.size(),
+                           .rank_map = rank_map(job.placement, cluster_)});
   // Each daemon is sent the whole job and the ranks that are its own (PRRTE's launch message
   // carries the job map the same way).
   std::uint32_t rank = 0;

@@ -39,6 +39,8 @@ class LogReader {
   LogReader& operator=(const LogReader&) = delete;
 
   const LogHeader& header() const { return header_; }
+  // From now on, only these kinds are delivered (what to read may depend on the header).
+  void only(KindSet kinds) { options_.kinds = kinds; }
   // The next event of a kind asked for, the closing line included; nullptr once there is none
   // (then complete() or problem() says why). The view lives until the next call.
   const EventView* next();

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmixflow/log/sink.hpp"
+#include "pmixflow/results/assertion_check.hpp"
 #include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/run_info.hpp"
 
@@ -30,8 +31,11 @@ struct Report {
 // Takes the events the outputs are computed from, as they are written or read back.
 class ReportBuilder final : public log::EventSink {
  public:
-  // `origin` names the log in errors about its header.
-  explicit ReportBuilder(std::string origin = "the event log") : origin_(std::move(origin)) {}
+  // `origin` names the log in errors about its header. A run with assertions needs every kind
+  // (a count may name any): say so before the builder is attached, as kinds() is read then;
+  // once the header is in, kinds() says it from the header.
+  explicit ReportBuilder(std::string origin = "the event log", bool with_assertions = false)
+      : origin_(std::move(origin)), with_assertions_(with_assertions) {}
 
   log::KindSet kinds() const override;
   void begin(const log::LogHeader& header) override;
@@ -48,7 +52,9 @@ class ReportBuilder final : public log::EventSink {
     nlohmann::json stats;
   };
   std::string origin_;
+  bool with_assertions_ = false;
   std::optional<RunInfo> run_;
+  std::optional<AssertionChecker> assertions_;
   CallLedger calls_;
   AllocationLedger scheduler_;
   std::optional<Closing> closing_;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmixflow/log/header.hpp"
+#include "pmixflow/results/assertion.hpp"
 
 namespace pmixflow {
 
@@ -33,6 +34,7 @@ struct RunInfo {
   std::map<std::string, std::size_t> skipped_by_reason;  // SWF lines a replay left out
   double time_origin = 0;                                // the outputs' time 0: a replay's first submission
   bool compare_recorded = false;                         // recorded.csv is wanted
+  std::vector<Assertion> assertions;                     // the scenario's, checked against the log
 
   std::string workload() const { return name.empty() ? scenario : name; }
   std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pmixflow/results/assertion.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/requestor.hpp"
 
@@ -72,6 +73,7 @@ struct Scenario {
   // and reports times relative to that first submission.
   double time_origin = 0;
   std::vector<RequestorExit> requestor_exits;
+  std::vector<Assertion> assertions;  // checked against the run's log by its report
 };
 
 // Throws InputError naming the file, the line and the field.
