@@ -79,6 +79,7 @@ void place(World& world, const Deployment& d, const SimMachine& m, const std::st
           return std::make_unique<Requestor>(env, identity, std::move(plan));
         },
         r.schedule);
+    world.set_credentials(i, r.credentials);
   }
   for (const auto& fault : d.faults) {
     if (fault.fault == NodeFault::Dies)

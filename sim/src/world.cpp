@@ -55,6 +55,11 @@ void World::add_party(Address address, std::string name, sg4::Host* host, RoleFa
   parties_.push_back(std::move(p));
 }
 
+void World::set_credentials(std::uint32_t requestor, Credentials c) {
+  if (credentials_.size() <= requestor) credentials_.resize(requestor + 1);
+  credentials_[requestor] = c;
+}
+
 void World::set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory) {
   daemon_factory_ = std::move(factory);
 }
@@ -221,6 +226,17 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
 
 void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   ++conn.next;
+  if (env->from.kind == PartyKind::Requestor) {
+    const Credentials c = env->from.index < credentials_.size() ? credentials_[env->from.index] : Credentials{};
+    std::visit(
+        [&c](auto& m) {
+          using T = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<T, AllocRequest>) stamp_credentials(m.info, c);
+          if constexpr (std::is_same_v<T, SessionCtrlRequest>) stamp_credentials(m.directives, c);
+          if constexpr (std::is_same_v<T, SpawnRequest>) stamp_credentials(m.job_info, c);
+        },
+        env->msg);
+  }
   log_recv(p, env->from, env->msg);
   conn.peer = true;
   conn.from = env->from;

@@ -78,24 +78,38 @@ TEST(SessionOperation, SignalCarriesItsNumber) {
 }
 
 TEST(SessionPermissions, OnlyTheSchedulerInstantiatesAndNeverEverySession) {
-  const SessionCaller scheduler{true, Proc{"scheduler", 0}};
-  const SessionCaller tool{false, Proc{"tool-1", 0}};
+  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}}};
+  const SessionCaller tool{false, Principal{Proc{"tool-1", 0}}};
   EXPECT_EQ(may_instantiate(scheduler, 7), Status::Success);
   EXPECT_EQ(may_instantiate(tool, 7), Status::ErrNoPermissions);
   EXPECT_EQ(may_instantiate(scheduler, kAllSessions), Status::ErrBadParam);
 }
 
 TEST(SessionPermissions, ARequestorActsOnWhatItsNamespaceOwns) {
-  const SessionCaller scheduler{true, Proc{"scheduler", 0}};
-  const SessionCaller rank3{false, Proc{"tool-1", 3}};
-  EXPECT_EQ(may_act_on(rank3, Proc{"tool-1", 0}), Status::Success);  // any rank of the owner's namespace
-  EXPECT_EQ(may_act_on(rank3, Proc{"tool-2", 0}), Status::ErrNoPermissions);
-  EXPECT_EQ(may_act_on(scheduler, Proc{"tool-2", 0}), Status::Success);
+  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}}};
+  const SessionCaller rank3{false, Principal{Proc{"tool-1", 3}}};
+  const auto owner = [](const char* nspace) { return Principal{Proc{nspace, 0}}; };
+  EXPECT_EQ(may_act_on(rank3, owner("tool-1")), Status::Success);  // any rank of the owner's namespace
+  EXPECT_EQ(may_act_on(rank3, owner("tool-2")), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(scheduler, owner("tool-2")), Status::Success);
   // "Every session": the scheduler's are those it instantiated, a requestor's those it owns.
-  EXPECT_TRUE(controls(scheduler, true, Proc{"tool-2", 0}));
-  EXPECT_FALSE(controls(scheduler, false, Proc{"tool-2", 0}));
-  EXPECT_TRUE(controls(rank3, false, Proc{"tool-1", 0}));
-  EXPECT_FALSE(controls(rank3, true, Proc{"tool-2", 0}));
+  EXPECT_TRUE(controls(scheduler, true, owner("tool-2")));
+  EXPECT_FALSE(controls(scheduler, false, owner("tool-2")));
+  EXPECT_TRUE(controls(rank3, false, owner("tool-1")));
+  EXPECT_FALSE(controls(rank3, true, owner("tool-2")));
+}
+
+// FLOW.md 4: "by the namespace that created it, or by its user id".
+TEST(SessionPermissions, AnotherToolOfTheSameUserMayActAnotherUsersMayNot) {
+  const Principal owner{Proc{"tool-1", 0}, 1001, 100};
+  const SessionCaller same_user{false, Principal{Proc{"tool-2", 0}, 1001, 100}};
+  const SessionCaller other_user{false, Principal{Proc{"tool-3", 0}, 1002, 100}};
+  const SessionCaller unknown_user{false, Principal{Proc{"tool-4", 0}}};
+  EXPECT_EQ(may_act_on(same_user, owner), Status::Success);
+  EXPECT_EQ(may_act_on(other_user, owner), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(unknown_user, owner), Status::ErrNoPermissions);  // an unknown user is nobody's
+  EXPECT_TRUE(controls(same_user, false, owner));
+  EXPECT_FALSE(controls(other_user, false, owner));
 }
 
 TEST(NodeSlots, ReadsANodeListAgainstTheMachine) {

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "pmixflow/vocab/keys.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
@@ -74,6 +75,22 @@ void read_subject(const json& j, const Reader& r, Assertion& a) {
     r.fail(s, "names a call, `requestor#n`, got \"" + a.target + "\"");
 }
 
+// {"PMIX_ALLOC_ID":"alloc-0", ...}: the info must carry these keys with these values; kept
+// under the keys' wire strings, as the log writes them.
+json info_match(const json& value, const Reader& r, const std::string& field) {
+  if (!value.is_object() || value.empty())
+    r.fail(field, "an info field is matched by an object of PMIx attributes and their values");
+  json out = json::object();
+  for (const auto& [name, v] : value.items()) {
+    const auto spec = find_key(name);
+    if (!spec) r.fail(field + "." + name, "unknown PMIx attribute (use its PMIX_ name or its key string)");
+    if (!(v.is_string() || v.is_number() || v.is_boolean()))
+      r.fail(field + "." + name, "a value to match is a string, a number or a bool");
+    out[std::string(spec->key)] = v;
+  }
+  return out;
+}
+
 EventMatch read_count(const json& c, const Reader& r) {
   if (!c.is_object() || !c.contains("ev") || !c["ev"].is_string())
     r.fail("count", "expects {\"ev\":KIND, \"who\":PARTY, FIELD:VALUE...}");
@@ -93,6 +110,10 @@ EventMatch read_count(const json& c, const Reader& r) {
     if (!f || !log::position(m.kind, *f))
       r.fail(field, "`" + std::string(log::spec(m.kind).name) + "` has no such field");
     const auto type = log::type_of(*f);
+    if (type == log::FieldType::Info) {
+      m.fields.emplace_back(*f, info_match(value, r, field));
+      continue;
+    }
     const bool scalar = value.is_string() || value.is_number() || value.is_boolean();
     if (!scalar || type == log::FieldType::Info || type == log::FieldType::Apps || type == log::FieldType::Json)
       r.fail(field, "a count matches fields with a single value (string, number, bool or status)");

@@ -14,6 +14,19 @@ using json = nlohmann::json;
 
 bool same_number(double a, const json& want) { return want.is_number() && a == want.get<double>(); }
 
+// An info field (its JSON text, [[key, value], ...]) that carries every key of `want` with its value.
+bool info_carries(std::string_view text, const json& want) {
+  const json items = json::parse(text, nullptr, false);
+  if (!items.is_array()) return false;
+  for (const auto& [key, value] : want.items()) {
+    bool found = false;
+    for (const auto& item : items)
+      found = found || (item.is_array() && item.size() == 2 && item[0] == key && item[1] == value);
+    if (!found) return false;
+  }
+  return true;
+}
+
 // Whether one field's value is the one a count asks for.
 bool matches(const log::FieldValue& value, const json& want) {
   return std::visit(
@@ -28,6 +41,8 @@ bool matches(const log::FieldValue& value, const json& want) {
           return same_number(static_cast<double>(v), want);
         else if constexpr (std::is_same_v<T, Status>)
           return want.is_string() && parse_status(want.get<std::string>()) == v;
+        else if constexpr (std::is_same_v<T, log::JsonText>)
+          return want.is_object() && info_carries(v.text, want);
         else
           return false;
       },

@@ -66,7 +66,14 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
   std::map<std::string, std::size_t> index;
   for (const auto& c : sc.calls) {
     auto [it, added] = index.emplace(c.requestor, d.requestors.size());
-    if (added) d.requestors.push_back(RequestorDeployment{c.requestor, Proc{c.requestor, 0}, {}, {{0.0, true}}});
+    if (added) {
+      const auto cred = sc.credentials.find(c.requestor);
+      d.requestors.push_back(RequestorDeployment{c.requestor,
+                                                 Proc{c.requestor, 0},
+                                                 {},
+                                                 {{0.0, true}},
+                                                 cred == sc.credentials.end() ? Credentials{} : cred->second});
+    }
     d.requestors[it->second].plan.push_back(
         PlannedCall{c.at, resolve_via(c, sc, cluster), c.call, CallNotes{c.line, c.expect_status, c.recorded_wait}});
     d.last_call = std::max(d.last_call, c.at);
@@ -77,6 +84,9 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
       throw InputError(sc.origin, exit.line, "requestor", "no requestor named '" + exit.requestor + "' makes a call");
     d.requestors[it->second].schedule.emplace_back(exit.at, false);
   }
+  for (const auto& [name, cred] : sc.credentials)
+    if (!index.count(name))
+      throw InputError(sc.origin, 1, "requestors." + name, "no requestor named '" + name + "' makes a call");
 }
 
 }  // namespace

@@ -193,10 +193,28 @@ class LineReader {
   std::size_t line_;
 };
 
+// {"alice":{"uid":1001,"gid":100}, ...}: the credentials each one's connection has.
+void parse_credentials(const json& j, const LineReader& r, Scenario& sc) {
+  if (!j.is_object()) r.fail("requestors", "expects an object of requestor name -> {\"uid\":N,\"gid\":N}");
+  for (const auto& [name, c] : j.items()) {
+    const std::string where = "requestors." + name;
+    if (!c.is_object()) r.fail(where, "expects {\"uid\":N,\"gid\":N}");
+    r.only(c, {"uid", "gid"}, where);
+    Credentials cred;
+    for (const char* k : {"uid", "gid"}) {
+      if (!c.contains(k)) continue;
+      if (!c[k].is_number_unsigned() || c[k].get<std::uint64_t>() > UINT32_MAX)
+        r.fail(where + "." + k, "expects a user or group id (uint32)");
+      (std::string(k) == "uid" ? cred.uid : cred.gid) = c[k].get<std::uint32_t>();
+    }
+    sc.credentials[name] = cred;
+  }
+}
+
 void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (!h.contains("format") || h["format"] != kScenarioFormat)
     r.fail("format", "the first line must be the header {\"format\":\"pmixflow-scenario\",\"version\":1}");
-  r.only(h, {"format", "version", "name", "description", "controller", "scheduler"}, "");
+  r.only(h, {"format", "version", "name", "description", "controller", "scheduler", "requestors"}, "");
   if (!h.contains("version") || !h["version"].is_number_integer() || h["version"].get<int>() != kScenarioVersion)
     r.fail("version", "this pmixflow reads scenario version " + std::to_string(kScenarioVersion));
   sc.name = r.string(h, "name", "");
@@ -218,6 +236,7 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
       r.fail("controller.no_scheduler", "expects \"hold\", \"refuse\" or \"serve\"");
     sc.dvm = r.string(c, "dvm", "head");
   }
+  if (h.contains("requestors")) parse_credentials(h["requestors"], r, sc);
   if (h.contains("scheduler")) {
     const auto& s = h["scheduler"];
     if (!s.is_object()) r.fail("scheduler", "expects an object");

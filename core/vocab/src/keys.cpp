@@ -9,7 +9,7 @@ namespace {
 
 using enum ValueType;
 
-constexpr std::array<KeySpec, 50> kKeys{{
+constexpr std::array<KeySpec, 51> kKeys{{
     {"PMIX_ALLOC_REQ_ID", key::ALLOC_REQ_ID, String},
     {"PMIX_ALLOC_ID", key::ALLOC_ID, String},
     {"PMIX_ALLOC_NUM_NODES", key::ALLOC_NUM_NODES, UInt64},
@@ -34,6 +34,7 @@ constexpr std::array<KeySpec, 50> kKeys{{
     {"PMIX_NSPACE", key::NSPACE, String},
     {"PMIX_TIMEOUT", key::TIMEOUT, Int32},
     {"PMIX_USERID", key::USERID, UInt32},
+    {"PMIX_GRPID", key::GRPID, UInt32},
     {"PMIX_JOB_INFO_ARRAY", key::JOB_INFO_ARRAY, InfoList},
     {"PMIX_JOB_TERM_STATUS", key::JOB_TERM_STATUS, Status},
     {"PMIX_SESSION_CTRL_ID", key::SESSION_CTRL_ID, String},

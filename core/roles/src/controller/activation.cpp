@@ -6,15 +6,17 @@
 namespace pmixflow {
 
 Status Activation::held_nodes(const ActivateCall& call, std::vector<std::string>& names, std::string& alloc_id) {
+  // Naming no allocation means the DVM's own, as naming it does.
   const auto* a = call.info.get<std::string>(key::ALLOC_ID);
-  if (!a) {
+  if (!a || *a == kDvmAllocId) {
     names = cluster_.schedulable_names();
+    alloc_id = kDvmAllocId;
     return Status::Success;
   }
   const Session* s = sessions_.by_alloc(*a);
   if (!s) return Status::ErrNotFound;
   // The controller activates for its own spawns (PMIX_SPAWN_ALLOC) on behalf of their callers.
-  if (s->owner.nspace != call.requestor.nspace && call.requestor.nspace != kControllerProc.nspace)
+  if (!may_manage(s->owner, call.requestor) && call.requestor.proc.nspace != kControllerProc.nspace)
     return Status::ErrNoPermissions;
   for (const auto& [n, k] : s->nodes) names.push_back(cluster_.node(n).name);
   alloc_id = *a;

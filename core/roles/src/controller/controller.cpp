@@ -45,7 +45,8 @@ void Controller::on(Address from, AllocRequest&& req) {
   if (req.directive != Directive::Activate) return link_.forward(from, std::move(req));
   // Answered by the RM itself, never by a scheduler (FLOW.md §5).
   std::vector<NodeId> nodes;
-  const Status st = activation_.activate(ActivateCall{req.info, req.caller, from, req.corr}, nodes);
+  const Status st =
+      activation_.activate(ActivateCall{req.info, principal_of(req.caller, req.info), from, req.corr}, nodes);
   InfoList info;
   if (const auto* alloc = req.info.get<std::string>(key::ALLOC_ID)) info.add(key::ALLOC_ID, *alloc);
   replies_.allocation(Origin{from, req.id, req.corr}, st, std::move(info));

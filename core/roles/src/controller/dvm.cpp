@@ -19,12 +19,12 @@ Dvm::Dvm(Env& env, const Cluster& cluster, SchedulerLink& link)
 
 void Dvm::start(const std::vector<NodeId>& initial) {
   nodes_[Cluster::kHead].daemon = DaemonState::Up;
-  env_.log(ev::ControllerUp{.num_nodes = cluster_.size()});
+  env_.log(ev::ControllerUp{.num_nodes = cluster_.size(), .alloc = kDvmAllocId});
   log_node(Cluster::kHead);
   SlotList nodes;
   for (NodeId n : initial)
     if (n != Cluster::kHead) nodes.emplace_back(n, 0);
-  grow(nodes, "", "dvm-start", "");
+  grow(nodes, std::string(kDvmAllocId), "dvm-start", "");
   for (NodeId n = 1; n < cluster_.size(); ++n)
     if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
 }

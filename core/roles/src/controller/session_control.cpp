@@ -24,7 +24,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
                                     .decided_by = by_scheduler ? "scheduler" : "controller"});
   if (const auto* refused = std::get_if<Status>(&parsed.result)) return replies_.session_ctrl(origin, *refused);
   const auto& op = std::get<SessionOperation>(parsed.result);
-  const SessionCaller caller{by_scheduler, req.caller};
+  const SessionCaller caller{by_scheduler, principal_of(req.caller, req.directives)};
   if (op.verb == SessionOp::Instantiate) {
     Status st = may_instantiate(caller, req.session_id);
     if (st == Status::Success) st = instantiate(origin, req.session_id, req.directives);

@@ -83,12 +83,12 @@ Status may_instantiate(const SessionCaller& caller, std::uint32_t session_id) {
   return caller.scheduler ? Status::Success : Status::ErrNoPermissions;
 }
 
-Status may_act_on(const SessionCaller& caller, const Proc& owner) {
-  return caller.scheduler || owner.nspace == caller.proc.nspace ? Status::Success : Status::ErrNoPermissions;
+Status may_act_on(const SessionCaller& caller, const Principal& owner) {
+  return caller.scheduler || may_manage(owner, caller.who) ? Status::Success : Status::ErrNoPermissions;
 }
 
-bool controls(const SessionCaller& caller, bool instantiated_by_scheduler, const Proc& owner) {
-  return caller.scheduler ? instantiated_by_scheduler : owner.nspace == caller.proc.nspace;
+bool controls(const SessionCaller& caller, bool instantiated_by_scheduler, const Principal& owner) {
+  return caller.scheduler ? instantiated_by_scheduler : may_manage(owner, caller.who);
 }
 
 }  // namespace pmixflow

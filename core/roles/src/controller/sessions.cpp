@@ -45,7 +45,7 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
   s.corr = origin.corr;
   s.by_scheduler = origin.address == Address::scheduler();
   s.started = now;
-  if (const auto* owner = directives.get<Proc>(key::REQUESTOR)) s.owner = *owner;
+  if (const auto* owner = directives.get<Proc>(key::REQUESTOR)) s.owner = principal_of(*owner, directives);
   if (const auto* a = res->get<std::string>(key::ALLOC_ID)) s.alloc_id = *a;
   if (const auto* r = res->get<std::string>(key::ALLOC_REQ_ID)) s.req_id = *r;
   if (auto inh = res->get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
@@ -93,7 +93,7 @@ void Sessions::log_instantiated(const Session& s, const Origin& origin) {
                                   .by = env_.name_of(origin.address),
                                   .time_limit = s.time_limit,
                                   .with_apps = s.has_apps,
-                                  .owner = to_string(s.owner),
+                                  .owner = to_string(s.owner.proc),
                                   .sep = s.sep,
                                   .parent = s.parent});
 }
@@ -102,7 +102,7 @@ Status Sessions::instantiate(const Origin& origin, std::uint32_t id, const InfoL
   if (sessions_.count(id)) return Status::ErrExists;
   NewSession fresh = read_instantiation(origin, id, directives, cluster_, env_.now());
   if (!fresh.session) return fresh.why;
-  fresh.session->parent = jobs_.session_of(fresh.session->owner);
+  fresh.session->parent = jobs_.session_of(fresh.session->owner.proc);
   for (const auto& [n, k] : fresh.session->nodes) dvm_.withhold(n, id);
   log_instantiated(*fresh.session, origin);
   for (const auto& [n, k] : fresh.session->nodes) dvm_.log_node(n);
@@ -231,7 +231,7 @@ void Sessions::end_dependents(const std::string& owner_nspace, std::uint32_t par
   std::vector<std::uint32_t> doomed;
   for (const auto& [sid, session] : sessions_) {
     const bool child = parent != 0 && session.parent == parent && !session.child_sep && session.sep != true;
-    const bool tied = !owner_nspace.empty() && session.owner.nspace == owner_nspace && session.sep == false;
+    const bool tied = !owner_nspace.empty() && session.owner.proc.nspace == owner_nspace && session.sep == false;
     if ((child || tied) && !session.terminating) doomed.push_back(sid);
   }
   for (std::uint32_t sid : doomed) {

@@ -17,7 +17,8 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   if (!sid) return launch(id, p_.dvm.general_pool(), 0);
   const Session* s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
   if (!s) return finish(id, Status::ErrNotFound, {});
-  if (s->owner.nspace != spawn.request.caller.nspace) return finish(id, Status::ErrNoPermissions, {});
+  if (!may_manage(s->owner, principal_of(spawn.request.caller, spawn.request.job_info)))
+    return finish(id, Status::ErrNoPermissions, {});
   // Only what the session's running jobs leave free: a spawn never oversubscribes.
   SlotList slots;
   for (const auto& [n, k] : s->nodes)
@@ -35,7 +36,9 @@ void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoLis
   if (*directive != Directive::Activate) return p_.link.forward(Address::controller(), std::move(request));
   std::vector<NodeId> nodes;
   const Status st =
-      p_.activation.activate(ActivateCall{request.info, request.caller, spawn.origin.address, request.corr}, nodes);
+      p_.activation.activate(ActivateCall{request.info, principal_of(request.caller, spawn.request.job_info),
+                                          spawn.origin.address, request.corr},
+                             nodes);
   if (st != Status::Success) return finish(id, Status::ErrJobAllocFailed, {});
   SlotList slots;
   for (NodeId n : nodes) slots.emplace_back(n, p_.cluster.node(n).slots);

@@ -8,7 +8,7 @@ Status Standalone::release(const AllocRequest& req) {
   const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
   if (!s) return Status::ErrNotFound;
-  if (s->owner.nspace != req.caller.nspace) return Status::ErrNoPermissions;
+  if (!may_manage(s->owner, principal_of(req.caller, req.info))) return Status::ErrNoPermissions;
   sessions_.terminate(*s, nullptr, Status::ErrJobKilledByCmd);
   return Status::Success;
 }
@@ -67,7 +67,7 @@ void Standalone::serve(const Origin& origin, AllocRequest&& req) {
   const Status st = sessions_.instantiate(internal, id, session_directives(req, *chosen, id));
   if (st != Status::Success) return replies_.allocation(origin, st);
   Session& s = *sessions_.find(id);
-  s.owner = req.caller;
+  s.owner = principal_of(req.caller, req.info);
   InfoList info;
   info.add(key::ALLOC_ID, s.alloc_id).add(key::SESSION_ID, id).add(key::ALLOC_NODE_LIST, format_host_list(*chosen));
   if (s.instantiate_answer) {

@@ -30,10 +30,10 @@ Live* LiveAllocations::by_key(std::uint64_t key) {
   return nullptr;
 }
 
-std::vector<Live*> LiveAllocations::owned_by(const std::string& nspace) {
+std::vector<Live*> LiveAllocations::owned_by(const Principal& caller) {
   std::vector<Live*> out;
   for (auto& [id, live] : live_)
-    if (live.instantiated && live.owner.nspace == nspace) out.push_back(&live);
+    if (live.instantiated && may_manage(live.owner, caller)) out.push_back(&live);
   return out;
 }
 

@@ -12,12 +12,13 @@ namespace pmixflow {
 void Scheduler::on(Address from, AllocRequest&& req) {
   if (from.kind == PartyKind::Requestor) tools_[from] = req.caller;
   // Relayed by the RM: the real caller is in PMIX_REQUESTOR. Direct from a tool: the caller.
-  Proc requestor = req.caller;
-  if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) requestor = *p;
+  Proc caller = req.caller;
+  if (const auto* p = req.info.get<Proc>(key::REQUESTOR)) caller = *p;
+  const Principal requestor = principal_of(caller, req.info);
   if (env_.wants<ev::AllocDecide>())
     env_.log(ev::AllocDecide{.corr = req.corr,
                              .directive = directive_name(req.directive),
-                             .requestor = to_string(requestor),
+                             .requestor = to_string(requestor.proc),
                              .via = env_.name_of(from)});
   const Origin origin{from, req.id, req.corr};
   switch (req.directive) {
@@ -39,7 +40,7 @@ std::optional<int> Scheduler::queue_priority(const InfoList& info) const {
 namespace {
 
 // What the scheduler keeps of a NEW besides what the policy sees.
-Pending pending_of(const Origin& origin, const AllocRequest& req, const Proc& requestor, const Need& need,
+Pending pending_of(const Origin& origin, const AllocRequest& req, const Principal& requestor, const Need& need,
                    double limit) {
   Pending p;
   p.origin = origin;
@@ -58,7 +59,7 @@ Pending pending_of(const Origin& origin, const AllocRequest& req, const Proc& re
 
 }  // namespace
 
-void Scheduler::on_new(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+void Scheduler::on_new(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   std::optional<Need> need = pool_.need_of(req.info);
   double limit = 0;
   try {
@@ -76,7 +77,7 @@ void Scheduler::on_new(const Origin& origin, const AllocRequest& req, const Proc
       next_key_++, env_.now(), need->cpus, need->nodes, limit, *priority, req.info.flag(key::ALLOC_PREEMPTIBLE)};
   if (env_.wants<ev::AllocQueued>()) {
     ev::AllocQueued e{.corr = req.corr,
-                      .requestor = to_string(requestor),
+                      .requestor = to_string(requestor.proc),
                       .cpus = need->cpus,
                       .num_nodes = need->nodes,
                       .time_limit = limit};
@@ -90,20 +91,20 @@ void Scheduler::on_new(const Origin& origin, const AllocRequest& req, const Proc
   schedule();
 }
 
-Live* Scheduler::owned(const Origin& origin, const InfoList& info, const Proc& requestor) {
+Live* Scheduler::owned(const Origin& origin, const InfoList& info, const Principal& requestor) {
   Live* live = live_.find(info);
   if (!live || !live->instantiated) {
     answer(origin, Status::ErrNotFound);
     return nullptr;
   }
-  if (live->owner.nspace != requestor.nspace) {
+  if (!may_manage(live->owner, requestor)) {
     answer(origin, Status::ErrNoPermissions);
     return nullptr;
   }
   return live;
 }
 
-void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   Live* live = owned(origin, req.info, requestor);
   if (!live) return;
   if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != pool_.node_list(live->slots))
@@ -114,7 +115,7 @@ void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const 
            Outstanding{.kind = RmCall::Terminate, .alloc_id = live->alloc_id, .origin = origin});
 }
 
-void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   Live* live = owned(origin, req.info, requestor);
   if (!live) return;
   double more_time = 0;
@@ -146,11 +147,11 @@ void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const P
   rm_.call(live->session_id, std::move(directives), req.corr, std::move(out));
 }
 
-void Scheduler::on_cancel(const Origin& origin, const AllocRequest& req, const Proc& requestor) {
+void Scheduler::on_cancel(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
   if (!req_id) return answer(origin, Status::ErrBadParam);
   auto q = queue_.take_first([&](const QueuedRequest&, const Pending& p) {
-    return p.req_id == *req_id && p.requestor.nspace == requestor.nspace;
+    return p.req_id == *req_id && may_manage(p.requestor, requestor);
   });
   if (!q) return answer(origin, Status::ErrNotFound);  // unknown, or already granted
   env_.log(ev::AllocCancelled{.corr = q->pending.origin.corr, .by_corr = req.corr});

@@ -68,7 +68,9 @@ InfoList instantiation(const Pending& p, const std::string& alloc_id, const std:
   if (p.inheritance) resources.add(key::ALLOC_INHERITANCE, *p.inheritance);
   InfoList directives;
   directives.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::move(resources));
-  directives.add(key::REQUESTOR, p.requestor);  // the session's owner, for the RM's own checks
+  // The session's owner, for the RM's own checks: its process and its user.
+  directives.add(key::REQUESTOR, p.requestor.proc);
+  add_ids(directives, p.requestor);
   for (const auto& item : p.apps_and_job.items) directives.items.push_back(item);
   for (const auto& item : p.passed_on.items) directives.items.push_back(item);
   return directives;

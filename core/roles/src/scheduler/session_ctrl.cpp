@@ -51,23 +51,25 @@ void Scheduler::on(Address from, SessionCtrlRequest&& req) {
 }
 
 void Scheduler::decide_session_ctrl(const Origin& origin, SessionCtrlRequest&& req) {
-  Proc requestor = req.caller;
-  if (const auto* p = req.directives.get<Proc>(key::REQUESTOR)) requestor = *p;
+  Proc caller = req.caller;
+  if (const auto* p = req.directives.get<Proc>(key::REQUESTOR)) caller = *p;
+  const Principal requestor = principal_of(caller, req.directives);
   InfoList directives = std::move(req.directives);
   directives.erase(key::REQUESTOR);
   if (env_.wants<ev::SessionCtrlDecide>())
-    env_.log(ev::SessionCtrlDecide{.corr = req.corr, .session = req.session_id, .requestor = to_string(requestor)});
+    env_.log(
+        ev::SessionCtrlDecide{.corr = req.corr, .session = req.session_id, .requestor = to_string(requestor.proc)});
   // Choosing or changing resources is an allocation request's business, not session control's.
   if (directives.flag(key::SESSION_INSTANTIATE) || directives.has(key::ALLOC_NODE_LIST))
     return answer_ctrl(origin, Status::ErrNotSupported);
   if (!rm_connected_) return answer_ctrl(origin, Status::ErrUnreach);
   std::vector<Live*> targets;
   if (req.session_id == kAllSessions) {
-    targets = live_.owned_by(requestor.nspace);
+    targets = live_.owned_by(requestor);
   } else {
     Live* live = live_.by_session(req.session_id);
     if (!live) return answer_ctrl(origin, Status::ErrNotFound);
-    if (live->owner.nspace != requestor.nspace) return answer_ctrl(origin, Status::ErrNoPermissions);
+    if (!may_manage(live->owner, requestor)) return answer_ctrl(origin, Status::ErrNoPermissions);
     targets.push_back(live);
   }
   if (targets.empty()) return answer_ctrl(origin, Status::Success);  // nothing of theirs to act on

@@ -17,6 +17,7 @@
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/sim/platform.hpp"
+#include "pmixflow/vocab/principal.hpp"
 
 namespace simgrid::s4u {
 class Mailbox;
@@ -60,6 +61,9 @@ class World {
   // A party on `host`, up and down at the given times (first entry: when it first starts).
   void add_party(Address address, std::string name, simgrid::s4u::Host* host, RoleFactory factory,
                  std::vector<std::pair<double, bool>> schedule);
+  // The user and group a requestor's connections carry: its server adds them to what it sends
+  // (PMIX_USERID, PMIX_GRPID), as the PMIx server library does from the socket's credentials.
+  void set_credentials(std::uint32_t requestor, Credentials c);
   void set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory);
   // Failure injection: at `at`, the node dies (its daemon and processes with it), or its
   // next daemon launch fails.
@@ -112,6 +116,7 @@ class World {
   log::EventLog* log_;
   std::vector<std::unique_ptr<Party>> parties_;  // controller, scheduler, requestors
   std::vector<Party*> requestors_;               // by requestor number
+  std::vector<Credentials> credentials_;         // by requestor number: its connection's
   std::vector<std::unique_ptr<Party>> daemons_;  // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
   std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting

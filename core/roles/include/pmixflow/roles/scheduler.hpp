@@ -63,12 +63,12 @@ class Scheduler final : public Role {
   void on(Address, M&&) {}
 
   // Allocation requests (requests.cpp)
-  void on_new(const Origin& origin, const AllocRequest& req, const Proc& requestor);
-  void on_extend(const Origin& origin, const AllocRequest& req, const Proc& requestor);
-  void on_release(const Origin& origin, const AllocRequest& req, const Proc& requestor);
-  void on_cancel(const Origin& origin, const AllocRequest& req, const Proc& requestor);
+  void on_new(const Origin& origin, const AllocRequest& req, const Principal& requestor);
+  void on_extend(const Origin& origin, const AllocRequest& req, const Principal& requestor);
+  void on_release(const Origin& origin, const AllocRequest& req, const Principal& requestor);
+  void on_cancel(const Origin& origin, const AllocRequest& req, const Principal& requestor);
   std::optional<int> queue_priority(const InfoList& info) const;
-  Live* owned(const Origin& origin, const InfoList& info, const Proc& requestor);
+  Live* owned(const Origin& origin, const InfoList& info, const Principal& requestor);
 
   // Session control and completion (session_ctrl.cpp)
   void decide_session_ctrl(const Origin& origin, SessionCtrlRequest&& req);

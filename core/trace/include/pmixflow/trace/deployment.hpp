@@ -13,6 +13,7 @@
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/trace/run.hpp"
+#include "pmixflow/vocab/principal.hpp"
 
 namespace pmixflow {
 
@@ -24,6 +25,7 @@ struct RequestorDeployment {
   Proc identity;
   std::vector<PlannedCall> plan;
   UpDown schedule;
+  Credentials credentials;  // its connection's user and group
 };
 
 struct NodeFaultAt {

@@ -13,6 +13,7 @@
 #include "pmixflow/results/assertion.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/requestor.hpp"
+#include "pmixflow/vocab/principal.hpp"
 
 namespace pmixflow {
 
@@ -74,6 +75,8 @@ struct Scenario {
   double time_origin = 0;
   std::vector<RequestorExit> requestor_exits;
   std::vector<Assertion> assertions;  // checked against the run's log by its report
+  // Requestors' users and groups (header `requestors`); the others share one user.
+  std::map<std::string, Credentials> credentials;
 };
 
 // Throws InputError naming the file, the line and the field.

@@ -16,7 +16,7 @@ namespace pmixflow {
 
 struct ActivateCall {
   const InfoList& info;  // PMIX_HOST / PMIX_HOSTFILE, and the allocation they lie in
-  Proc requestor;
+  Principal requestor;
   Address notify;  // hears PMIX_DVM_IS_READY
   std::string corr;
 };

@@ -18,6 +18,11 @@
 
 namespace pmixflow {
 
+// The allocation the DVM itself was started in (what `prte` inside a Slurm job holds): every
+// compute node. It has an id like any other, so that an activation of its nodes is named by
+// its ready event (FLOW.md §5) - the scheduler's own ids count sessions from 1.
+inline constexpr std::string_view kDvmAllocId = "alloc-0";
+
 enum class DaemonState : std::uint8_t { None, Starting, Up, Failed };
 std::string_view daemon_state_name(DaemonState s);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pmixflow/vocab/info.hpp"
+#include "pmixflow/vocab/principal.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
@@ -34,16 +35,16 @@ ParsedSessionCtrl parse_session_ctrl(const InfoList& directives);
 // Who is asking: the scheduler's order, or a requestor (with no scheduler attached).
 struct SessionCaller {
   bool scheduler = false;
-  Proc proc;
+  Principal who;
 };
 
 // Only the scheduler creates sessions ("PRRTE only creates a session object as a result of a
 // call from the scheduler", the seed), and never "every session" at once.
 Status may_instantiate(const SessionCaller& caller, std::uint32_t session_id);
 // On a session it names: the scheduler on any, a requestor on those its namespace owns.
-Status may_act_on(const SessionCaller& caller, const Proc& owner);
+Status may_act_on(const SessionCaller& caller, const Principal& owner);
 // The sessions "every session the caller controls" (UINT32_MAX) means: the scheduler's, those
 // it instantiated; a requestor's, those its namespace owns.
-bool controls(const SessionCaller& caller, bool instantiated_by_scheduler, const Proc& owner);
+bool controls(const SessionCaller& caller, bool instantiated_by_scheduler, const Principal& owner);
 
 }  // namespace pmixflow

@@ -29,7 +29,7 @@ struct Session {
   std::string alloc_id;
   std::string req_id;
   std::string corr;
-  Proc owner;
+  Principal owner;
   bool by_scheduler = false;
   bool has_apps = false;  // reclaimed when its last job ends (else a standing reservation)
   bool terminating = false;

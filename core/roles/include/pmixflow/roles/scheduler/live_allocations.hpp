@@ -18,7 +18,7 @@ namespace pmixflow {
 struct Live {
   std::string alloc_id;
   std::uint32_t session_id = 0;
-  Proc owner;
+  Principal owner;
   std::string corr;        // the request it was granted for
   SlotRuns slots;          // the slots it holds
   RunningAllocation view;  // view.ending: its session is being terminated to make room
@@ -36,7 +36,7 @@ class LiveAllocations {
   Live* by_session(std::uint32_t session);
   Live* by_key(std::uint64_t key);
   // The instantiated allocations `nspace` owns.
-  std::vector<Live*> owned_by(const std::string& nspace);
+  std::vector<Live*> owned_by(const Principal& caller);  // what the caller may manage
   // How the policy sees them, all.
   void running(std::vector<RunningAllocation>& out) const;
 

@@ -15,13 +15,14 @@
 #include "pmixflow/proto/origin.hpp"
 #include "pmixflow/roles/scheduler/resource_pool.hpp"
 #include "pmixflow/vocab/info.hpp"
+#include "pmixflow/vocab/principal.hpp"
 
 namespace pmixflow {
 
 // A queued request beyond what the policy sees.
 struct Pending {
   Origin origin;
-  Proc requestor;
+  Principal requestor;
   std::string req_id;  // PMIX_ALLOC_REQ_ID
   Need need;
   double time_limit = 0;

@@ -1,0 +1,41 @@
+// Conformance stated by the scenario files themselves: their `expect` statuses and their
+// assertions on effects are the whole statement of a behaviour, checked against the run's log
+// in any environment. Here each one is run and must hold everything it states, and state
+// enough (a scenario whose assertions were dropped would pass silently otherwise). Every
+// scenario file must also have its row in the conformance README.
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "conformance_alloc_support.hpp"
+
+namespace pmixflow::test::alloc_conformance {
+namespace {
+
+PMIXFLOW_SCENARIO_SUITE(Stated, AllocConformance);
+
+void holds_everything(const ScenarioRun& run, int at_least) {
+  ASSERT_TRUE(run.summary.contains("expectations"));
+  const auto& e = run.summary["expectations"];
+  EXPECT_GE(e["checked"].get<int>(), at_least);
+  EXPECT_TRUE(e["failures"].empty()) << e.dump(2);
+}
+
+TEST_P(Stated, ASameUserToolTakesOverASessionAndAnotherUserIsRefused) {
+  holds_everything(simulate("identity-takeover.jsonl"), 11);
+}
+
+TEST_P(Stated, TheReadyEventOfAnActivationNamingNoAllocationNamesTheDvmsOwn) {
+  holds_everything(simulate("activate-dvm-allocation.jsonl"), 6);
+}
+
+TEST(ConformanceReadme, EveryScenarioFileHasItsRow) {
+  const std::string readme = slurp(source_path("tests/scenarios/README.md"));
+  for (const auto& f : std::filesystem::directory_iterator(source_path("tests/scenarios")))
+    if (f.path().extension() == ".jsonl")
+      EXPECT_NE(readme.find("`" + f.path().filename().string() + "`"), std::string::npos)
+          << f.path().filename() << " is not in tests/scenarios/README.md";
+}
+
+}  // namespace
+}  // namespace pmixflow::test::alloc_conformance
