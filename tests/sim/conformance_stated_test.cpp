@@ -29,6 +29,37 @@ TEST_P(Stated, TheReadyEventOfAnActivationNamingNoAllocationNamesTheDvmsOwn) {
   holds_everything(simulate("activate-dvm-allocation.jsonl"), 6);
 }
 
+TEST_P(Stated, TheSchedulersInstantiateOfAnExistingIdIsRefused) {
+  holds_everything(simulate("scheduler-instantiate-existing.jsonl"), 5);
+}
+
+TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
+  holds_everything(simulate("scheduler-instantiate-apps-without-resources.jsonl"), 5);
+}
+
+TEST_P(Stated, ResourcesGivenDirectlyAreTaken) {
+  holds_everything(simulate("scheduler-instantiate-direct-resources.jsonl"), 6);
+}
+
+TEST_P(Stated, TheSchedulersSelectionIsRefused) {
+  holds_everything(simulate("scheduler-instantiate-selection-refused.jsonl"), 4);
+}
+
+TEST_P(Stated, AGrantNeverToldToTheRmCreatesNothing) {
+  holds_everything(simulate("scheduler-grant-without-session.jsonl"), 8);
+}
+
+TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
+  holds_everything(simulate("scheduler-attach-at-daemon.jsonl"), 5);
+}
+
+// Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
+TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
+  const std::string readme = slurp(source_path("tests/scenarios/README.md"));
+  EXPECT_EQ(readme.find("no scenario reaches"), std::string::npos);
+  EXPECT_EQ(readme.find("(unit tests)"), std::string::npos);
+}
+
 TEST(ConformanceReadme, EveryScenarioFileHasItsRow) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));
   for (const auto& f : std::filesystem::directory_iterator(source_path("tests/scenarios")))

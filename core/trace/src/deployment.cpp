@@ -17,18 +17,18 @@ NodeId one_node(const std::string& text, const Cluster& cluster, const std::stri
   return *cluster.find(chosen.front());
 }
 
-Address resolve_via(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
-  if (c.via == "controller") return Address::controller();
-  if (c.via == "scheduler") return Address::scheduler();
-  const std::string node = c.via.substr(7);  // "daemon:NODE"
+Address resolve_via(const std::string& via, std::size_t line, const Scenario& sc, const Cluster& cluster) {
+  if (via == "controller") return Address::controller();
+  if (via == "scheduler") return Address::scheduler();
+  const std::string node = via.substr(7);  // "daemon:NODE"
   try {
     return Address::daemon(one_node(node, cluster, "via"));
   } catch (const InputError& e) {
     if (cluster.find(node) == Cluster::kHead)
-      throw InputError(sc.origin, c.line, "via",
+      throw InputError(sc.origin, line, "via",
                        "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
     const auto& nodes = cluster.nodes();
-    throw InputError(sc.origin, c.line, "via",
+    throw InputError(sc.origin, line, "via",
                      "no single compute node '" + node + "': " + e.detail() + " (nodes are " + nodes[1].name + " .. " +
                          nodes.back().name + ", or +n0 .. +n" + std::to_string(nodes.size() - 2) + ")");
   }
@@ -52,12 +52,16 @@ std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
   return out;
 }
 
-SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in) {
+SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in, const Cluster& cluster) {
   SchedulerConfig c;
   c.attach_at_start = sc.scheduler_attaches;
   c.exclusive_nodes = sc.exclusive_nodes || in.exclusive_nodes;
   c.queue_priorities = sc.queue_priorities;
   for (const auto& [queue, priority] : in.queue_priorities) c.queue_priorities[queue] = priority;
+  c.instantiates = sc.scheduler_instantiates;
+  for (const auto& a : sc.scheduler_actions)
+    c.script.push_back(
+        ScriptedCall{a.at, a.corr, a.line, a.expect_status, resolve_via(a.via, a.line, sc, cluster), a.call});
   return c;
 }
 
@@ -74,8 +78,8 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
                                                  {{0.0, true}},
                                                  cred == sc.credentials.end() ? Credentials{} : cred->second});
     }
-    d.requestors[it->second].plan.push_back(
-        PlannedCall{c.at, resolve_via(c, sc, cluster), c.call, CallNotes{c.line, c.expect_status, c.recorded_wait}});
+    d.requestors[it->second].plan.push_back(PlannedCall{c.at, resolve_via(c.via, c.line, sc, cluster), c.call,
+                                                        CallNotes{c.line, c.expect_status, c.recorded_wait}});
     d.last_call = std::max(d.last_call, c.at);
   }
   for (const auto& exit : sc.requestor_exits) {
@@ -99,7 +103,8 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   d.controller.no_scheduler = sc.no_scheduler;
   d.controller.initial_dvm = initial_dvm(sc, cluster);
   d.controller_schedule = {{sc.controller_start, true}};
-  d.scheduler = scheduler_config(sc, in);
+  d.scheduler = scheduler_config(sc, in, cluster);
+  for (const auto& a : sc.scheduler_actions) d.last_call = std::max(d.last_call, a.at);
   if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);
   for (const auto& t : sc.scheduler_transitions) d.scheduler_schedule.emplace_back(t.at, t.up);
   for (const auto& fault : sc.node_events) {

@@ -240,7 +240,8 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (h.contains("scheduler")) {
     const auto& s = h["scheduler"];
     if (!s.is_object()) r.fail("scheduler", "expects an object");
-    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues"}, "scheduler");
+    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues", "instantiates"}, "scheduler");
+    sc.scheduler_instantiates = r.boolean(s, "instantiates", true);
     if (s.contains("start") && s["start"].is_null())
       sc.scheduler_start.reset();
     else
@@ -266,6 +267,47 @@ std::string parse_via(const json& op, const LineReader& r) {
   r.fail("via", "expects \"controller\", \"scheduler\" or \"daemon:NODE\", got \"" + via + "\"");
 }
 
+std::optional<Status> parse_expect(const json& j, const LineReader& r) {
+  if (!j.contains("expect")) return std::nullopt;
+  const auto& e = j["expect"];
+  if (!e.is_object()) r.fail("expect", "expects an object {\"status\":\"PMIX_SUCCESS\"}");
+  r.only(e, {"status"}, "expect");
+  auto st = parse_status(r.string(e, "status"));
+  if (!st) r.fail("expect.status", "unknown status");
+  return st;
+}
+
+SessionCtrlRequest parse_session_control(const json& j, const LineReader& r);
+
+// The scheduler's own hand: a session control it places on the RM, or an attach it tries
+// at a daemon (which only the controller accepts, FLOW.md 3).
+SchedulerAction parse_scheduler_action(const std::string& op, const json& j, const LineReader& r, std::size_t line,
+                                       std::size_t n) {
+  SchedulerAction a;
+  a.line = line;
+  a.at = r.number(j, "at");
+  a.corr = "scheduler#" + std::to_string(n);
+  a.expect_status = parse_expect(j, r);
+  if (op == "scheduler_connect") {
+    r.only(j, {"op", "at", "via", "expect", "comment"}, "");
+    a.via = parse_via(j, r);
+    if (a.via == "scheduler") r.fail("via", "the scheduler attaches to the controller or a daemon");
+    ConnectRequest c;
+    c.info.add(key::SERVER_SCHEDULER, true);
+    a.call = std::move(c);
+    return a;
+  }
+  a.via = "controller";
+  json plain = j;  // session control's own fields, as a requestor's
+  plain.erase("via");
+  plain["requestor"] = "scheduler";
+  plain["via"] = "controller";
+  SessionCtrlRequest req = parse_session_control(plain, r);
+  req.corr = a.corr;
+  a.call = std::move(req);
+  return a;
+}
+
 // The events a scenario schedules besides calls; false when `op` is none of them.
 bool parse_event(const std::string& op, const json& j, const LineReader& r, std::size_t line, Scenario& sc) {
   if (op == "scheduler_attach" || op == "scheduler_detach") {
@@ -275,6 +317,8 @@ bool parse_event(const std::string& op, const json& j, const LineReader& r, std:
     r.only(j, {"op", "at", "node", "comment"}, "");
     sc.node_events.push_back(NodeEvent{line, r.number(j, "at"), r.string(j, "node"),
                                        op == "node_fail" ? NodeFault::Dies : NodeFault::DaemonStartFails});
+  } else if (op == "scheduler_session_control" || op == "scheduler_connect") {
+    sc.scheduler_actions.push_back(parse_scheduler_action(op, j, r, line, sc.scheduler_actions.size() + 1));
   } else if (op == "assert") {
     sc.assertions.push_back(
         parse_assertion(j, line, [&r](const std::string& field, const std::string& what) { r.fail(field, what); }));
@@ -350,14 +394,7 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   if (c.requestor.empty() || c.requestor.find_first_of(" \t#") != std::string::npos)
     r.fail("requestor", "a requestor name is one word");
   c.via = parse_via(j, r);
-  if (j.contains("expect")) {
-    const auto& e = j["expect"];
-    if (!e.is_object()) r.fail("expect", "expects an object {\"status\":\"PMIX_SUCCESS\"}");
-    r.only(e, {"status"}, "expect");
-    auto st = parse_status(r.string(e, "status"));
-    if (!st) r.fail("expect.status", "unknown status");
-    c.expect_status = st;
-  }
+  c.expect_status = parse_expect(j, r);
   const std::string corr = c.requestor + "#" + std::to_string(++calls_per_requestor[c.requestor]);
   auto with_corr = [&corr](auto req) {
     req.corr = corr;
@@ -370,9 +407,10 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   else if (op == "spawn")
     c.call = with_corr(parse_spawn(j, r));
   else
-    r.fail("op", "unknown operation \"" + op +
-                     "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                     "node_fail, daemon_start_fails, requestor_exit, assert)");
+    r.fail("op",
+           "unknown operation \"" + op +
+               "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+               "node_fail, daemon_start_fails, requestor_exit, scheduler_session_control, scheduler_connect, assert)");
   return c;
 }
 
@@ -380,6 +418,7 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
 void check_assertion_calls(const Scenario& sc) {
   std::set<std::string> calls;
   for (const auto& c : sc.calls) std::visit([&calls](const auto& req) { calls.insert(req.corr); }, c.call);
+  for (const auto& a : sc.scheduler_actions) calls.insert(a.corr);
   for (const auto& a : sc.assertions) {
     const LineReader r(sc.origin, a.line);
     if (!a.after.empty() && !calls.count(a.after))

@@ -6,6 +6,7 @@
 namespace pmixflow {
 
 void Scheduler::on(Address, SessionCtrlResponse&& resp) {
+  if (scripted_answer(resp.id, resp.status, resp.info)) return;
   const auto out = rm_.answered(resp.id);
   if (!out) return;
   switch (out->kind) {

@@ -25,6 +25,7 @@ void Scheduler::start() {
                               .detail = "the scheduler restarted: the requests it had queued are lost"});
   rm_.forget();
   rm_connected_ = false;
+  arm_script();
   if (config_.attach_at_start) {
     InfoList info;
     info.add(key::SERVER_SCHEDULER, true);
@@ -43,6 +44,7 @@ void Scheduler::on(Address from, ConnectRequest&& req) {
 }
 
 void Scheduler::on(Address from, ConnectResponse&& resp) {
+  if (scripted_answer(resp.id, resp.status, {})) return;
   if (from == Address::controller() && resp.status == Status::Success) rm_attached("scheduler-connected");
 }
 

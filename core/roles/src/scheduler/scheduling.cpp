@@ -107,6 +107,15 @@ void Scheduler::grant(QueueEntry&& q) {
   // A requeued request was answered with its first session; its later ones are the RM's news.
   Outstanding out{.kind = RmCall::Instantiate, .alloc_id = live.alloc_id, .origin = q.pending.origin};
   out.requeued = q.pending.answered;
+  if (!config_.instantiates) {
+    // Granted and never told to the RM: the requestor has its answer, no session exists, the
+    // resources stay held here until the requestor releases them.
+    InfoList info;
+    info.add(key::ALLOC_ID, live.alloc_id).add(key::ALLOC_NODE_LIST, nodes);
+    live_.add(std::move(live));
+    if (!out.requeued) answer(out.origin, Status::Success, std::move(info));
+    return;
+  }
   live_.add(std::move(live));
   rm_.call(session_id, std::move(directives), q.pending.origin.corr, std::move(out));
 }

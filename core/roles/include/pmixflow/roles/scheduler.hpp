@@ -25,6 +25,7 @@
 #include "pmixflow/roles/scheduler/request_queue.hpp"
 #include "pmixflow/roles/scheduler/resource_pool.hpp"
 #include "pmixflow/roles/scheduler/rm_calls.hpp"
+#include "pmixflow/roles/scheduler/script.hpp"
 
 namespace pmixflow {
 
@@ -35,6 +36,10 @@ struct SchedulerConfig {
   // as its priority unless listed here; a request without a queue has priority 0; a request
   // naming any other queue is refused with PMIX_ERR_BAD_PARAM.
   std::map<std::string, int> queue_priorities;
+  // False: a grant is answered at once and the RM is never told (no session is instantiated),
+  // as a scheduler that grants without PMIx_Session_control would.
+  bool instantiates = true;
+  std::vector<ScriptedCall> script;  // calls a scenario makes it place itself (script.cpp)
 };
 
 class Scheduler final : public Role {
@@ -84,6 +89,11 @@ class Scheduler final : public Role {
   void grant(QueueEntry&& q);
   void preempt(const std::vector<std::uint64_t>& keys);
 
+  // The scenario's own calls (script.cpp)
+  void arm_script();
+  void place_scripted(std::size_t index);
+  bool scripted_answer(std::uint64_t id, Status status, const InfoList& info);
+
   // The protocol (scheduler.cpp)
   void rm_attached(std::string_view how);
   void rm_lost();
@@ -105,6 +115,11 @@ class Scheduler final : public Role {
   std::uint64_t next_key_ = 1;
   std::uint32_t next_session_ = 1;
   std::map<Address, Proc> tools_;  // requestors attached here directly
+  struct ScriptedOut {
+    std::size_t index = 0;
+    double sent = 0;
+  };
+  std::map<std::uint64_t, ScriptedOut> scripted_;  // by call id
 };
 
 }  // namespace pmixflow

@@ -46,6 +46,17 @@ struct NodeEvent {
   NodeFault fault = NodeFault::Dies;
 };
 
+// What the scenario makes the scheduler do itself (scheduler_session_control,
+// scheduler_connect); named scheduler#n in the log.
+struct SchedulerAction {
+  std::size_t line = 0;
+  double at = 0;
+  std::string via;  // "controller" or "daemon:NODE"
+  std::string corr;
+  std::optional<Status> expect_status;
+  std::variant<SessionCtrlRequest, ConnectRequest> call;
+};
+
 struct RequestorExit {
   std::size_t line = 0;
   double at = 0;
@@ -66,6 +77,7 @@ struct Scenario {
   bool scheduler_attaches = true;
   std::string policy = "fcfs";
   bool exclusive_nodes = false;                 // whole nodes even for cpu counts
+  bool scheduler_instantiates = true;           // false: grants are answered, the RM never told
   std::map<std::string, int> queue_priorities;  // PMIX_ALLOC_QUEUE name -> priority
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
@@ -75,6 +87,7 @@ struct Scenario {
   double time_origin = 0;
   std::vector<RequestorExit> requestor_exits;
   std::vector<Assertion> assertions;  // checked against the run's log by its report
+  std::vector<SchedulerAction> scheduler_actions;
   // Requestors' users and groups (header `requestors`); the others share one user.
   std::map<std::string, Credentials> credentials;
 };

@@ -1,0 +1,59 @@
+// The calls a scenario makes the scheduler place itself (roles/scheduler/script.hpp).
+#include "pmixflow/roles/requestor.hpp"
+#include "pmixflow/roles/scheduler.hpp"
+
+namespace pmixflow {
+namespace {
+
+std::string what_of(const ScriptedCall& s) {
+  if (const auto* ctrl = std::get_if<SessionCtrlRequest>(&s.call)) return describe_call(Call{*ctrl});
+  return "PMIX_SERVER_SCHEDULER";  // an attach declaring itself the scheduler
+}
+
+}  // namespace
+
+void Scheduler::arm_script() {
+  // A restarted scheduler is a new process: what the scenario gave it for later still holds,
+  // what it did before its restart is not done again.
+  for (std::size_t i = 0; i < config_.script.size(); ++i)
+    if (config_.script[i].at >= env_.now())
+      env_.after(config_.script[i].at - env_.now(), [this, i] { place_scripted(i); });
+}
+
+void Scheduler::place_scripted(std::size_t index) {
+  const ScriptedCall& s = config_.script[index];
+  const std::uint64_t id = rm_.next_id();
+  scripted_.emplace(id, ScriptedOut{index, env_.now()});
+  if (env_.wants<ev::Call>()) {
+    ev::Call e{.corr = s.corr, .what = what_of(s), .via = env_.name_of(s.to)};
+    if (s.line > 0) e.line = s.line;
+    e.expect = s.expect;
+    if (const auto* ctrl = std::get_if<SessionCtrlRequest>(&s.call)) {
+      e.session = ctrl->session_id;
+      e.directives = ctrl->directives;
+    } else {
+      e.info = std::get<ConnectRequest>(s.call).info;
+    }
+    env_.log(e);
+  }
+  std::visit(
+      [&](auto call) {
+        call.id = id;
+        call.caller = Proc{"scheduler", 0};
+        if constexpr (std::is_same_v<decltype(call), SessionCtrlRequest>) call.corr = s.corr;
+        env_.send(s.to, std::move(call));
+      },
+      s.call);
+}
+
+bool Scheduler::scripted_answer(std::uint64_t id, Status status, const InfoList& info) {
+  const auto it = scripted_.find(id);
+  if (it == scripted_.end()) return false;
+  const ScriptedCall& s = config_.script[it->second.index];
+  env_.log(ev::Answer{
+      .corr = s.corr, .what = what_of(s), .status = status, .info = info, .latency = env_.now() - it->second.sent});
+  scripted_.erase(it);
+  return true;
+}
+
+}  // namespace pmixflow
