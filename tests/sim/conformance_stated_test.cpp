@@ -53,6 +53,8 @@ TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
   holds_everything(simulate("scheduler-attach-at-daemon.jsonl"), 5);
 }
 
+TEST_P(Stated, ANamedNodeListIsGrantedOrRefused) { holds_everything(simulate("alloc-node-list.jsonl"), 7); }
+
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));

@@ -20,6 +20,11 @@ QueueEntry RequestQueue::remove_at(std::size_t i) {
   return QueueEntry{view, std::move(node.mapped())};
 }
 
+const Pending* RequestQueue::pending(std::uint64_t key) const {
+  const auto it = pending_.find(key);
+  return it == pending_.end() ? nullptr : &it->second;
+}
+
 std::optional<QueueEntry> RequestQueue::take(std::uint64_t key) {
   for (std::size_t i = 0; i < views_.size(); ++i)
     if (views_[i].key == key) return remove_at(i);

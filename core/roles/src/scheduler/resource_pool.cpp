@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "pmixflow/vocab/errors.hpp"
+
 namespace pmixflow {
 
 SlotList slot_counts(const SlotRuns& runs) {
@@ -39,7 +41,22 @@ ResourcePool::ResourcePool(const Cluster& cluster, bool exclusive_nodes)
 
 std::optional<Need> ResourcePool::need_of(const InfoList& info) const {
   Need need;
-  if (auto n = info.get_uint(key::ALLOC_NUM_NODES)) {
+  if (const auto* list = info.get<std::string>(key::ALLOC_NODE_LIST)) {
+    std::optional<SlotList> nodes;
+    try {
+      nodes = parse_node_slots(*list, cluster_);
+    } catch (const InputError&) {
+      return std::nullopt;
+    }
+    if (!nodes || nodes->empty()) return std::nullopt;
+    for (const auto& [n, k] : *nodes) {
+      if (!cluster_.node(n).schedulable) return std::nullopt;
+      if (std::find(need.named.begin(), need.named.end(), n) != need.named.end()) continue;
+      need.named.push_back(n);
+      need.cpus += cluster_.node(n).slots;
+    }
+    need.nodes = static_cast<std::uint32_t>(need.named.size());
+  } else if (auto n = info.get_uint(key::ALLOC_NUM_NODES)) {
     need.nodes = static_cast<std::uint32_t>(*n);
     for (NodeId id = 0; id < cluster_.size() && need.cpus == 0; ++id)
       if (cluster_.node(id).schedulable) need.cpus = std::uint64_t{cluster_.node(id).slots} * need.nodes;
@@ -51,9 +68,18 @@ std::optional<Need> ResourcePool::need_of(const InfoList& info) const {
 }
 
 bool ResourcePool::fits(const Need& need) const {
+  if (!need.named.empty())
+    return std::all_of(need.named.begin(), need.named.end(),
+                       [this](NodeId n) { return !down_[n] && free_slots_[n] == cluster_.node(n).slots; });
   if (need.nodes > 0) return whole_free_nodes_ >= need.nodes;
   if (exclusive_nodes_) return whole_free_slots_ >= need.cpus;
   return need.cpus <= free_total_;
+}
+
+bool ResourcePool::could_hold(const Need& need) const {
+  for (NodeId n : need.named)
+    if (down_[n]) return false;
+  return need.cpus <= total_ && need.nodes <= nodes_;
 }
 
 void ResourcePool::use(NodeId n, std::uint32_t slots) {
@@ -81,6 +107,8 @@ void ResourcePool::take_on(NodeId n, std::uint32_t slots, SlotRuns& out) {
 
 SlotRuns ResourcePool::take(const Need& need) {
   SlotRuns out;
+  for (NodeId n : need.named) take_on(n, free_slots_[n], out);
+  if (!need.named.empty()) return out;
   const bool whole_nodes = need.nodes > 0 || exclusive_nodes_;
   std::uint64_t left = whole_nodes && need.nodes > 0 ? need.nodes : need.cpus;
   for (NodeId n = 0; n < cluster_.size() && left > 0; ++n) {

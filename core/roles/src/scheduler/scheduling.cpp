@@ -12,7 +12,7 @@ class Scheduler::View final : public SchedulingView {
   double now() const override { return s_.env_.now(); }
   std::uint64_t total_cpus() const override { return s_.pool_.total(); }
   std::uint64_t free_cpus() const override { return s_.pool_.free(); }
-  bool fits_now(const QueuedRequest& r) const override { return s_.pool_.fits(Need{r.cpus, r.nodes}); }
+  bool fits_now(const QueuedRequest& r) const override { return s_.pool_.fits(s_.need_of(r)); }
   std::span<const QueuedRequest> queue() const override { return s_.queue_.view(); }
   std::span<const RunningAllocation> running() const override { return s_.running_view_; }
 
@@ -30,13 +30,18 @@ void Scheduler::schedule() {
         if (v.key == *key) return &v;
       return nullptr;
     }();
-    if (!q || !pool_.fits(Need{q->cpus, q->nodes})) break;  // a policy must only pick what fits now
+    if (!q || !pool_.fits(need_of(*q))) break;  // a policy must only pick what fits now
     grant(std::move(*queue_.take(*key)));
   }
   if (!queue_.empty()) {
     const auto victims = policy_->preempt(view);
     if (!victims.empty()) preempt(victims);
   }
+}
+
+Need Scheduler::need_of(const QueuedRequest& r) const {
+  if (const Pending* p = queue_.pending(r.key)) return p->need;
+  return Need{r.cpus, r.nodes, {}};
 }
 
 void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {

@@ -86,6 +86,7 @@ class Scheduler final : public Role {
 
   // The policy's passes (scheduling.cpp)
   void schedule();
+  Need need_of(const QueuedRequest& r) const;  // what the pool must hold for it
   void grant(QueueEntry&& q);
   void preempt(const std::vector<std::uint64_t>& keys);
 

@@ -41,6 +41,7 @@ class RequestQueue {
  public:
   std::span<const QueuedRequest> view() const { return views_; }
   bool empty() const { return views_.empty(); }
+  const Pending* pending(std::uint64_t key) const;
 
   void enqueue(QueueEntry entry);
   // The request with this key, out of the queue.

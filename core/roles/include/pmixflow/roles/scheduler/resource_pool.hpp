@@ -18,10 +18,12 @@
 
 namespace pmixflow {
 
-// What a request asks for: a number of slots, or whole nodes (PMIX_ALLOC_NUM_NODES).
+// What a request asks for: a number of slots, whole nodes (PMIX_ALLOC_NUM_NODES), or these
+// nodes whole (PMIX_ALLOC_NODE_LIST, as Slurm honours --nodelist).
 struct Need {
   std::uint64_t cpus = 0;
   std::uint32_t nodes = 0;  // whole nodes asked for; 0 for a cpu count
+  std::vector<NodeId> named;
 };
 
 // `count` slots of `node`, from its slot `first` (a node's slots are numbered from 0).
@@ -40,15 +42,16 @@ class ResourcePool {
  public:
   ResourcePool(const Cluster& cluster, bool exclusive_nodes);
 
-  // PMIX_ALLOC_NUM_NODES (all of each node's slots) or PMIX_ALLOC_NUM_CPUS; nothing when the
-  // request asks for neither.
+  // PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_NUM_NODES (all of each node's slots) or
+  // PMIX_ALLOC_NUM_CPUS; nothing when the request asks for none, or names a node the machine
+  // does not have.
   std::optional<Need> need_of(const InfoList& info) const;
 
   std::uint64_t total() const { return total_; }  // slots of the nodes that are up
   std::uint64_t free() const { return free_total_; }
   bool fits(const Need& need) const;
   // Whether the machine as it is now could hold it at all, empty.
-  bool could_hold(const Need& need) const { return need.cpus <= total_ && need.nodes <= nodes_; }
+  bool could_hold(const Need& need) const;
 
   // First fit in node order, lowest free slots first: deterministic, and it packs sessions
   // onto few nodes. Whole nodes for a node count, and for a cpu count in exclusive mode.
