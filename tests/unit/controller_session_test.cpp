@@ -315,7 +315,7 @@ TEST_F(ControllerTest, ExtendThatChangesNothingIsRefused) {
   EXPECT_EQ(answer_to_scheduler(3).status, Status::ErrNotFound);
 }
 
-TEST_F(ControllerTest, ExtendWithANewTimeRearmsTheLimit) {
+TEST_F(ControllerTest, ExtendWithANewTimeRearmsTheLimitFromNow) {
   attach();
   InfoList extra;
   extra.add(key::ALLOC_TIME, std::string("10"));
@@ -324,15 +324,15 @@ TEST_F(ControllerTest, ExtendWithANewTimeRearmsTheLimit) {
   env.take_sent();
   env.advance(5);
   InfoList d = op(key::SESSION_EXTEND);
-  d.add(key::ALLOC_TIME, std::string("20"));  // the new total limit, from the session's start
+  d.add(key::ALLOC_TIME, std::string("20"));  // 20 s from now, whatever was used (PRRTE re-arms)
   from_scheduler(2, 1, d);
   EXPECT_EQ(answer_to_scheduler(2).status, Status::Success);
   env.advance(5);  // t = 10: the old limit no longer applies
   EXPECT_EQ(ctl->session_count(), 1u);
   EXPECT_TRUE(env.take_sent().empty());
-  env.advance(9.9);
+  env.advance(14.9);  // t = 24.9
   EXPECT_EQ(ctl->session_count(), 1u);
-  env.advance(0.1);  // t = 20
+  env.advance(0.1);  // t = 25
   EXPECT_EQ(ctl->session_count(), 0u);
   EXPECT_EQ(all_of<SessionCtrlRequest>(env.take_sent()).size(), 1u);
 }
@@ -420,7 +420,7 @@ TEST_F(ControllerTest, ExtendWithATimeoutSetsALimitInSeconds) {
   from_scheduler(2, 1, with(op(key::SESSION_EXTEND), key::TIMEOUT, std::uint32_t{30}));
   EXPECT_EQ(answer_to_scheduler(2).status, Status::Success);
   EXPECT_EQ(env.count_events("session.extend", {"\"time_limit\":30"}), 1u);
-  env.advance(19.9);  // t = 29.9: the limit counts from the session's start
+  env.advance(29.9);  // t = 39.9: the limit counts from the EXTEND
   EXPECT_EQ(ctl->session_count(), 1u);
   EXPECT_TRUE(env.take_sent().empty());
   env.advance(0.1);

@@ -230,24 +230,41 @@ TEST_F(SchedulerTest, ReleaseBySomeoneElseIsRefused) {
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(2)).status, Status::ErrNotFound);
 }
 
-TEST_F(SchedulerTest, ExtendInTimeSendsTheNewTotalLimit) {
+// PMIX_ALLOC_TIME on PMIX_ALLOC_EXTEND is the "total session time" (the PMIx Standard),
+// counted from the grant; the RM re-arms a session's limit from the moment it is told, so it
+// is told what is left.
+TEST_F(SchedulerTest, ExtendInTimeSetsANewTotalAndTellsTheRmWhatIsLeft) {
   connect_rm();
   InfoList limit;
   limit.add(key::ALLOC_TIME, std::string("10"));
   const std::string alloc = granted(1, 8, kTool, limit);
+  env.advance(4);
   InfoList more = alloc_ref(alloc);
-  more.add(key::ALLOC_TIME, std::string("5"));
+  more.add(key::ALLOC_TIME, std::string("15"));
   sched.handle(Address::requestor(1), request(2, Directive::Extend, more));
   const auto ext = only<SessionCtrlRequest>(env.take_sent(), Address::controller());
   EXPECT_TRUE(ext.directives.flag(key::SESSION_EXTEND));
   EXPECT_EQ(ext.session_id, 1u);
-  EXPECT_EQ(read_alloc_time(ext.directives), 15.0);
+  EXPECT_NEAR(*read_alloc_time(ext.directives), 11.0, 1.0);  // 15 s in all, about 4 used
   EXPECT_FALSE(ext.directives.has(key::ALLOC_NODE_LIST));
+  EXPECT_EQ(env.count_events("alloc.extend", {"\"time_limit\":15"}), 1u);
   sched.handle(Address::controller(), SessionCtrlResponse{ext.id, Status::Success, {}, ext.corr});
   const auto answer = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   EXPECT_EQ(answer.id, 2u);
   EXPECT_EQ(answer.status, Status::Success);
   EXPECT_EQ(str(answer.info, key::ALLOC_ID), alloc);
+}
+
+TEST_F(SchedulerTest, ExtendToATotalAlreadyUsedUpIsABadParam) {
+  connect_rm();
+  InfoList limit;
+  limit.add(key::ALLOC_TIME, std::string("10"));
+  const std::string alloc = granted(1, 8, kTool, limit);
+  env.advance(6);
+  InfoList more = alloc_ref(alloc);
+  more.add(key::ALLOC_TIME, std::string("5"));
+  sched.handle(Address::requestor(1), request(2, Directive::Extend, more));
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
 }
 
 TEST_F(SchedulerTest, ExtendWithNothingToAddIsABadParam) {

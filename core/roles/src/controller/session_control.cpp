@@ -157,10 +157,14 @@ Status Sessions::extend(Session& s, const InfoList& d) {
       changed = !added->empty();
       dvm_.grow(*added, s.alloc_id, s.corr, s.req_id);
     }
+    // A new limit counts from now: EXTEND re-arms it, whatever time the session has used
+    // (PRRTE's session_extend() re-arms its timer with the value; docs/time-limits.md). The
+    // same value again is a change: the session gets that long again. 0 removes the limit.
     std::optional<double> limit = read_alloc_time(d);
     if (auto t = d.get_uint(key::TIMEOUT)) limit = static_cast<double>(*t);
-    if (limit && *limit != s.time_limit) {
+    if (limit) {
       s.time_limit = *limit;
+      if (!s.has_apps || s.clock_started) s.started = env_.now();
       arm_limit(s);
       changed = true;
     }

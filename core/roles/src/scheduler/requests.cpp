@@ -120,14 +120,19 @@ void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const 
 void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   Live* live = owned(origin, req.info, requestor);
   if (!live) return;
-  double more_time = 0;
+  // PMIX_ALLOC_TIME is the "total session time" (the PMIx Standard), counted from the
+  // allocation's start as Slurm counts a TimeLimit; a total already used up changes nothing
+  // that could be honoured (docs/time-limits.md).
+  double total = 0;
   try {
-    more_time = read_alloc_time(req.info).value_or(0.0);
+    total = read_alloc_time(req.info).value_or(0.0);
   } catch (const InputError&) {
     return answer(origin, Status::ErrBadParam);
   }
+  const double elapsed = env_.now() - live->view.start_time;
+  if (total > 0 && total <= elapsed) return answer(origin, Status::ErrBadParam);
   const auto need = pool_.need_of(req.info);
-  if (!need && more_time <= 0) return answer(origin, Status::ErrBadParam);  // an extend must change something
+  if (!need && total <= 0) return answer(origin, Status::ErrBadParam);  // an extend must change something
   if (need && !pool_.fits(*need)) return answer(origin, Status::ErrOutOfResource);
   Outstanding out{.kind = RmCall::Extend, .alloc_id = live->alloc_id, .origin = origin};
   InfoList directives;
@@ -136,10 +141,10 @@ void Scheduler::on_extend(const Origin& origin, const AllocRequest& req, const P
     out.added = pool_.take(*need);
     directives.add(key::ALLOC_NODE_LIST, pool_.node_list(out.added));
   }
-  if (more_time > 0) {
-    const double current = live->view.expected_end - live->view.start_time;
-    out.new_limit = (std::isfinite(current) ? current : 0.0) + more_time;
-    directives.add(key::ALLOC_TIME, format_alloc_time(out.new_limit));
+  if (total > 0) {
+    // The RM re-arms a session's limit from the moment it is told: it is told what is left.
+    out.new_limit = total;
+    directives.add(key::ALLOC_TIME, format_alloc_time(total - elapsed));
   }
   if (env_.wants<ev::AllocExtend>())
     env_.log(ev::AllocExtend{.corr = req.corr,
