@@ -25,6 +25,8 @@ void Scheduler::start() {
                               .detail = "the scheduler restarted: the requests it had queued are lost"});
   rm_.forget();
   rm_connected_ = false;
+  if (pass_timer_) env_.cancel(pass_timer_);  // a pass of its previous life
+  pass_timer_ = 0;
   if (config_.attach_at_start) {
     InfoList info;
     info.add(key::SERVER_SCHEDULER, true);

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/trace/swf.hpp"
 
 namespace pmixflow {

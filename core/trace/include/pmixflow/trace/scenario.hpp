@@ -64,6 +64,7 @@ struct Scenario {
   bool scheduler_attaches = true;
   std::string policy = "fcfs";
   bool exclusive_nodes = false;                 // whole nodes even for cpu counts
+  std::optional<double> batch_delay;            // seconds a pass waits (SchedulerConfig's)
   std::map<std::string, int> queue_priorities;  // PMIX_ALLOC_QUEUE name -> priority
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
