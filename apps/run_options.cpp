@@ -94,6 +94,12 @@ void RunOptions::add_policy(CLI::App& app) {
   app.add_flag("--exclusive-nodes", in_.exclusive_nodes,
                "Allocate whole nodes even to requests for a cpu count (default: slot granularity, nodes shared by "
                "sessions as PRRTE allows).");
+  app.add_option("--batch-delay", in_.batch_delay,
+                 "Seconds a scheduling pass waits after the event that calls for it, so that it sees every event "
+                 "arriving meanwhile, as Slurm's batch_sched_delay and sched_min_interval do; overrides the "
+                 "scenario's scheduler.batch_delay. 0: a pass on every message. Default 0.01: what a trace says "
+                 "happens in one second is decided together, as a bare policy loop decides it.")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--queue-priority", queue_priorities_,
                  "NAME=PRIORITY (repeatable): the priority of requests naming queue NAME in PMIX_ALLOC_QUEUE "
                  "(replayed SWF jobs name their queue number, field 15). Higher goes first with priority-preempt. "

@@ -37,6 +37,7 @@ void TimedProcesses::launch(const LocalLaunch& launch, ProcessEvents& events) {
   for (const auto& local : launch.apps) apps.push_back(app_behaviour(local.app));
   for (const auto& b : apps) {
     job.runtime = std::max(job.runtime, b.runtime_s);
+    job.tick = std::max(job.tick, b.tick_s);
     job.fails = job.fails || b.fail_launch;
   }
   job.exit = combined_exit(apps);
@@ -59,10 +60,14 @@ void TimedProcesses::begin(const std::string& nspace) {
   job.running = true;
   events.started(nspace);
   // Stopped while still starting: it comes up stopped, its whole run still ahead.
-  if (job.stopped)
+  if (job.stopped) {
     job.remaining = job.runtime;
-  else
-    arm_end(nspace, job, job.runtime);
+  } else {
+    AppBehaviour run;
+    run.runtime_s = job.runtime;
+    run.tick_s = job.tick;
+    arm_end(nspace, job, end_time(run, env_.now()) - env_.now());
+  }
 }
 
 void TimedProcesses::arm_end(const std::string& nspace, Local& job, double after) {

@@ -168,12 +168,12 @@ void World::serve(Party& p, std::size_t& cancelled) {
       // An idle daemon lets its actor go (nothing armed, nothing on its way): an idle node
       // then costs no scheduling, and past --idle-actors no stack. The next message brings
       // the actor back (see serve_daemon).
-      if (p.transient && p.env->idle() && p.mailbox->empty() && !p.mailbox->ready()) break;
+      if (p.transient && p.env->idle() && p.on_its_way == 0) break;
       receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
     }
     if (sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0) {
       p.env->fire_due();
-      if (p.transient && p.env->idle()) {
+      if (p.transient && p.env->idle() && p.on_its_way == 0) {
         receive.front()->cancel();
         receive.clear();
         ++cancelled;
@@ -181,6 +181,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
       continue;
     }
     receive.clear();
+    --p.on_its_way;
     std::unique_ptr<Envelope> env(p.incoming);
     p.incoming = nullptr;
     accept(p, std::move(env));
@@ -189,6 +190,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
     // Gone for good (a daemon that exited): whatever was already sent here is refused.
     while (!p.mailbox->empty() || p.mailbox->ready()) {
       std::unique_ptr<Envelope> owned(p.mailbox->get<Envelope>());
+      --p.on_its_way;
       bounce(p, owned->from, owned->msg);
       work_done();
     }
@@ -356,6 +358,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   auto& conn = from.outgoing[to];
   if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
+  ++dest->on_its_way;
   if (dest->transient) wake(*dest);
   dest->mailbox->put_init(env, size)->detach(delete_envelope);
 }

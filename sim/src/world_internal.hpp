@@ -136,6 +136,9 @@ struct World::Party {
   bool listening = false;  // it receives (a down party still receives, to refuse)
   bool transient = false;  // its actor may go while idle (daemons)
   bool serving = false;    // an actor is receiving for it now
+  // Sent here and not yet received. A receive posted while one is on its way may already be
+  // matched with it: cancelling that receive would lose the message.
+  std::uint64_t on_its_way = 0;
   Envelope* incoming = nullptr;
   sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
   std::uint32_t incarnation = 0;      // grows each time the party (re)starts

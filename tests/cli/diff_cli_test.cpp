@@ -80,7 +80,7 @@ TEST(DiffCli, EasyAgainstFcfsNamesTheFirstDivergingEventAndTheJobsThatMoved) {
   EXPECT_TRUE(Contains(r.out, "header inputs that differ: policy"));
   EXPECT_TRUE(Contains(r.out, "first diverging event: line " + std::to_string(line) + ","));
   EXPECT_TRUE(Contains(r.out, "job 3: start 200."));
-  EXPECT_TRUE(Contains(r.out, "(delta -198."));
+  EXPECT_TRUE(Contains(r.out, "(delta -198"));
   EXPECT_TRUE(Contains(r.out, "mean_wait_s"));
   EXPECT_TRUE(r.err.empty()) << r.err;
 

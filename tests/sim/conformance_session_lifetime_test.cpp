@@ -35,8 +35,9 @@ TEST_P(SessionControl, ExtendAddsNodesGrowingTheDvmAndRearmsTheTimeLimit) {
   ASSERT_EQ(extended.size(), 1u);
   // PMIX_ALLOC_TIME 50 on the request is the allocation's new total (the PMIx Standard's
   // "total session time"); the scheduler tells the RM what is left, and the RM re-arms the
-  // session's limit with it: the session times out at start + 50, not at start + 20.
-  const double started = instantiated_for(run, "alice#1")["t"].get<double>();
+  // session's limit with it: the session times out at start + 50, not at start + 20. The
+  // start is the scheduler's: the instant its pass decided, that of the request's arrival.
+  const double started = events(run, "alloc.queued", with("corr", "alice#1")).at(0)["t"].get<double>();
   const double at = extended[0]["t"].get<double>();
   EXPECT_NEAR(extended[0]["time_limit"].get<double>(), started + 50.0 - at, kTol);
   EXPECT_NEAR(time_of(run, "session.timeout", with("session", 1)), started + 50.0, kTol);

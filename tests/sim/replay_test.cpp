@@ -86,14 +86,14 @@ TEST(Replay, JobsCsvHasBatsimsColumns) {
   // Times are relative to the first submission; job 4's estimate is its runtime (field 9 is -1).
   EXPECT_NEAR(num(job(r, "1"), "submission_time"), 0, 1e-9);
   EXPECT_NEAR(num(job(r, "4"), "requested_time"), 200, 1e-9);
-  EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.01);
+  EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.02);  // ends on the trace's second
 }
 
 TEST(Replay, FcfsNeverOvertakesTheQueueHead) {
   const Replay r = replay("fcfs");
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.01);
-  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.01);
+  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.02);
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
   EXPECT_NEAR(num(job(r, "3"), "starting_time"), 200, 0.02);
   EXPECT_NEAR(num(job(r, "4"), "starting_time"), 200, 0.02);
   EXPECT_NEAR(r.summary["mean_wait_s"].get<double>(), (0 + 99 + 198 + 197) / 4.0, 0.05);
@@ -102,8 +102,8 @@ TEST(Replay, FcfsNeverOvertakesTheQueueHead) {
 TEST(Replay, EasyBackfillsWhatEndsBeforeTheHeadsReservation) {
   const Replay r = replay("easy");
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NEAR(num(job(r, "3"), "starting_time"), 2, 0.01);    // backfilled: ends at 52, before 100
-  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.01);  // the head is not delayed
+  EXPECT_NEAR(num(job(r, "3"), "starting_time"), 2, 0.02);    // backfilled: ends at 52, before 100
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);  // the head is not delayed
   EXPECT_NEAR(num(job(r, "4"), "starting_time"), 200, 0.02);  // would end after 100 with no extra slots
   EXPECT_NEAR(r.summary["mean_wait_s"].get<double>(), (0 + 99 + 0 + 197) / 4.0, 0.05);
   // Bounded slowdown, tau = 10 s: job 2 waited 99 s for a 100 s run.
@@ -123,7 +123,7 @@ constexpr const char* kPreemptTrace =
 TEST(Replay, PriorityPreemptTerminatesAPreemptibleJobAndRequeuesIt) {
   const Replay r = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 10, 0.01);  // at once: job 1's session is terminated
+  EXPECT_NEAR(num(job(r, "2"), "starting_time"), 10, 0.03);  // at once: job 1's session is terminated (two passes)
   EXPECT_NEAR(num(job(r, "1"), "starting_time"), 40, 0.02);  // requeued, run again from the start
   EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.02);
   EXPECT_EQ(job(r, "1").at("final_state"), "COMPLETED_SUCCESSFULLY");
@@ -137,7 +137,7 @@ TEST(Replay, PriorityPreemptTerminatesAPreemptibleJobAndRequeuesIt) {
 TEST(Replay, PriorityPreemptWaitsForWhatWasNotGrantedPreemptible) {
   const Replay r = replay("priority-preempt", kPreemptTrace);
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.01);
+  EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.02);
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
   EXPECT_EQ(r.summary["preemptions"], 0);
 }
@@ -178,7 +178,7 @@ TEST(Replay, ExclusiveNodesGivesEachJobWholeNodes) {
       "3 2 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n";
   const Replay shared = replay("fcfs", trace);
   ASSERT_EQ(shared.exit_code, 0) << shared.out;
-  EXPECT_NEAR(num(job(shared, "3"), "starting_time"), 2, 0.01);
+  EXPECT_NEAR(num(job(shared, "3"), "starting_time"), 2, 0.02);
   const Replay whole = replay("fcfs", trace, {"--exclusive-nodes"});
   ASSERT_EQ(whole.exit_code, 0) << whole.out;
   EXPECT_NEAR(num(job(whole, "3"), "starting_time"), 100, 0.02);

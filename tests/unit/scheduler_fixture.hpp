@@ -39,6 +39,7 @@ class SchedulerFixture : public ::testing::Test {
   static SchedulerConfig config() {
     SchedulerConfig c;
     c.queue_priorities = {{"low", 0}, {"high", 10}};
+    c.batch_delay = 0;  // a pass on every message: each test sees the decision its message brings
     return c;
   }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 
 #include "pmixflow/vocab/json_text.hpp"
@@ -54,13 +55,25 @@ AppBehaviour app_behaviour(const App& app) {
   }
   if (auto v = value(kExitCodeVar)) parse_whole(*v, b.exit_code);
   if (auto v = value(kFailLaunchVar)) b.fail_launch = *v == "1";
+  if (auto v = value(kTickVar)) {
+    double seconds = 0;
+    if (parse_whole(*v, seconds) && seconds > 0) b.tick_s = seconds;
+  }
   return b;
+}
+
+double end_time(const AppBehaviour& b, double start) {
+  const double end = start + b.runtime_s;
+  if (b.tick_s <= 0) return end;
+  // A hair of slack: a start plus a run time that lands on a tick must not fall short of it.
+  const double ticks = std::floor(end / b.tick_s + 1e-9);
+  return std::max(start, ticks * b.tick_s);
 }
 
 void describe(App& app, const AppBehaviour& b) {
   std::erase_if(app.env, [](const std::string& e) {
     const auto n = name_of(e);
-    return n == kRuntimeVar || n == kExitCodeVar || n == kFailLaunchVar;
+    return n == kRuntimeVar || n == kExitCodeVar || n == kFailLaunchVar || n == kTickVar;
   });
   if (!sleep_seconds(app)) {
     std::string seconds;
@@ -69,6 +82,11 @@ void describe(App& app, const AppBehaviour& b) {
   }
   if (b.exit_code != 0) set_var(app, kExitCodeVar, std::to_string(b.exit_code));
   if (b.fail_launch) set_var(app, kFailLaunchVar, "1");
+  if (b.tick_s > 0) {
+    std::string seconds;
+    json_number_into(seconds, b.tick_s);
+    set_var(app, kTickVar, seconds);
+  }
 }
 
 }  // namespace pmixflow

@@ -56,6 +56,7 @@ SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in, const 
   SchedulerConfig c;
   c.attach_at_start = sc.scheduler_attaches;
   c.exclusive_nodes = sc.exclusive_nodes || in.exclusive_nodes;
+  c.batch_delay = in.batch_delay.value_or(sc.batch_delay.value_or(kDefaultBatchDelay));
   c.queue_priorities = sc.queue_priorities;
   for (const auto& [queue, priority] : in.queue_priorities) c.queue_priorities[queue] = priority;
   c.instantiates = sc.scheduler_instantiates;

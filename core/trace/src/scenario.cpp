@@ -240,7 +240,7 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (h.contains("scheduler")) {
     const auto& s = h["scheduler"];
     if (!s.is_object()) r.fail("scheduler", "expects an object");
-    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "queues", "instantiates"}, "scheduler");
+    r.only(s, {"start", "attach", "policy", "exclusive_nodes", "batch_delay", "queues", "instantiates"}, "scheduler");
     sc.scheduler_instantiates = r.boolean(s, "instantiates", true);
     if (s.contains("start") && s["start"].is_null())
       sc.scheduler_start.reset();
@@ -249,6 +249,7 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
     sc.scheduler_attaches = r.boolean(s, "attach", true);
     sc.policy = r.string(s, "policy", "fcfs");
     sc.exclusive_nodes = r.boolean(s, "exclusive_nodes", false);
+    if (s.contains("batch_delay")) sc.batch_delay = r.number(s, "batch_delay");
     if (s.contains("queues")) {
       const auto& q = s["queues"];
       if (!q.is_object()) r.fail("scheduler.queues", "expects an object of queue name -> integer priority");

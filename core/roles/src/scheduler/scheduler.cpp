@@ -26,6 +26,8 @@ void Scheduler::start() {
   rm_.forget();
   rm_connected_ = false;
   arm_script();
+  if (pass_timer_) env_.cancel(pass_timer_);  // a pass of its previous life
+  pass_timer_ = 0;
   if (config_.attach_at_start) {
     InfoList info;
     info.add(key::SERVER_SCHEDULER, true);

@@ -1,4 +1,5 @@
 // The policy's passes: what it may look at, the requests it starts, the sessions it takes back.
+#include <cmath>
 #include <limits>
 
 #include "pmixflow/roles/scheduler.hpp"
@@ -9,7 +10,7 @@ namespace pmixflow {
 class Scheduler::View final : public SchedulingView {
  public:
   explicit View(const Scheduler& s) : s_(s) {}
-  double now() const override { return s_.env_.now(); }
+  double now() const override { return s_.instant_; }
   std::uint64_t total_cpus() const override { return s_.pool_.total(); }
   std::uint64_t free_cpus() const override { return s_.pool_.free(); }
   bool fits_now(const QueuedRequest& r) const override { return s_.pool_.fits(s_.need_of(r)); }
@@ -20,7 +21,34 @@ class Scheduler::View final : public SchedulingView {
   const Scheduler& s_;
 };
 
+namespace {
+
+// The scheduler's clock as a batched pass reads it: in steps of 1/1024 s, exact in binary, so
+// that a start plus a whole-second limit lands exactly on a later instant, as it does in a
+// bare loop, and the flow's microseconds of latency do not tell apart what happened together.
+// Slurm plans in whole seconds for the same reason.
+constexpr double kClockSteps = 1024;
+
+}  // namespace
+
 void Scheduler::schedule() {
+  if (config_.batch_delay <= 0) {
+    instant_ = env_.now();
+    return pass();
+  }
+  // Every event until the timer fires is seen by the one pass it brings: two jobs ending in
+  // the same second, or an end and a submission, are decided together whatever order their
+  // messages came in, as of the instant the first of them arrived.
+  if (pass_timer_ != 0) return;
+  batch_opened_ = env_.now();
+  pass_timer_ = env_.after(config_.batch_delay, [this] {
+    pass_timer_ = 0;
+    instant_ = std::floor(batch_opened_ * kClockSteps) / kClockSteps;
+    pass();
+  });
+}
+
+void Scheduler::pass() {
   if (!rm_connected_ || queue_.empty()) return;
   live_.running(running_view_);
   View view(*this);
@@ -52,7 +80,7 @@ void Scheduler::preempt(const std::vector<std::uint64_t>& keys) {
     if (!live || !live->view.preemptible) continue;  // only what the view offered
     live->view.preemptible = false;
     live->view.ending = true;
-    live->view.expected_end = env_.now();
+    live->view.expected_end = instant_;
     env_.log(ev::AllocPreempt{
         .corr = live->corr, .alloc = live->alloc_id, .session = live->session_id, .cpus = live->view.cpus});
     InfoList directives;
@@ -91,12 +119,13 @@ void Scheduler::grant(QueueEntry&& q) {
   live.owner = q.pending.requestor;
   live.corr = q.pending.origin.corr;
   live.slots = pool_.take(q.pending.need);
+  live.granted_at = env_.now();
   // Preemptible only once the RM holds the session: there is nothing to terminate before.
   const double limit = q.pending.time_limit;
   live.view = RunningAllocation{q.view.key,
                                 q.pending.need.cpus,
-                                env_.now(),
-                                limit > 0 ? env_.now() + limit : std::numeric_limits<double>::infinity(),
+                                instant_,
+                                limit > 0 ? instant_ + limit : std::numeric_limits<double>::infinity(),
                                 q.view.priority,
                                 false,
                                 false};

@@ -103,7 +103,7 @@ void Scheduler::on_complete(Address from, const SessionCtrlRequest& req) {
   // Terminated to make room: the work done is lost and the request waits again. (A job that
   // finished before the TERMINATE reached it simply completed.)
   if (live->view.ending && live->requeue && !completed)
-    requeue(*live, (env_.now() - live->view.start_time) * static_cast<double>(live->view.cpus));
+    requeue(*live, (env_.now() - live->granted_at) * static_cast<double>(live->view.cpus));
   live_.erase(std::string(live->alloc_id));
   env_.send(from, SessionCtrlResponse{req.id, Status::Success, {}, req.corr});
   schedule();

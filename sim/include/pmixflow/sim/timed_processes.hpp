@@ -37,6 +37,7 @@ class TimedProcesses final : public ProcessRunner {
     ProcessEvents* events = nullptr;
     ProcessExit exit;    // how they end, when they end by themselves
     double runtime = 0;  // of the longest-running local process
+    double tick = 0;     // they end on the clock's ticks (AppBehaviour::tick_s)
     bool fails = false;  // cannot be started here
     TimerId timer = 0;   // the start, then the end
     bool running = false;

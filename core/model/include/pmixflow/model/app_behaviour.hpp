@@ -4,6 +4,11 @@
 // reaches whichever daemon runs the app - in the simulator or, across PMIx, in the emulator.
 //
 // `sleep N` describes itself: it runs N seconds. Anything else runs PMIXFLOW_RUNTIME seconds.
+// With PMIXFLOW_TICK, the processes end on the run clock's ticks: at the last whole multiple
+// of the tick at or before their start plus their run time. A trace's clock ticks in whole
+// seconds, and the flow's milliseconds of latency would otherwise add up along every chain of
+// jobs each started by the end of the one before, moving ends that the trace puts in the same
+// second apart (see docs/flow.md, "Scheduling passes").
 #pragma once
 
 #include <string_view>
@@ -15,12 +20,17 @@ namespace pmixflow {
 inline constexpr std::string_view kRuntimeVar = "PMIXFLOW_RUNTIME";         // seconds, a decimal number
 inline constexpr std::string_view kExitCodeVar = "PMIXFLOW_EXIT_CODE";      // an integer; 0 unless given
 inline constexpr std::string_view kFailLaunchVar = "PMIXFLOW_FAIL_LAUNCH";  // "1": the executable cannot start
+inline constexpr std::string_view kTickVar = "PMIXFLOW_TICK";               // seconds, a decimal number > 0
 
 struct AppBehaviour {
   double runtime_s = 0;
   int exit_code = 0;
   bool fail_launch = false;
+  double tick_s = 0;  // 0: the processes end when their run time is up
 };
+
+// When processes that start at `start` and behave as `b` end by themselves.
+double end_time(const AppBehaviour& b, double start);
 
 // Read from the app: `sleep N`'s argument first, then the environment. Values that do not
 // parse count as absent (a scenario is checked when it is read; see describe()).

@@ -24,6 +24,7 @@ struct RunInputs {
   bool compare_recorded = false;
   std::string policy;  // overrides the scenario's
   bool exclusive_nodes = false;
+  std::optional<double> batch_delay;             // overrides the scenario's
   std::map<std::string, int> queue_priorities;   // added to (and overriding) the scenario's
   std::vector<std::int64_t> preemptible_queues;  // replayed jobs of these SWF queues are preemptible
   bool all_preemptible = false;

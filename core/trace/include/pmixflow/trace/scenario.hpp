@@ -78,6 +78,7 @@ struct Scenario {
   std::string policy = "fcfs";
   bool exclusive_nodes = false;                 // whole nodes even for cpu counts
   bool scheduler_instantiates = true;           // false: grants are answered, the RM never told
+  std::optional<double> batch_delay;            // seconds a pass waits (SchedulerConfig's)
   std::map<std::string, int> queue_priorities;  // PMIX_ALLOC_QUEUE name -> priority
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;

@@ -22,6 +22,7 @@ struct Live {
   std::string corr;        // the request it was granted for
   SlotRuns slots;          // the slots it holds
   RunningAllocation view;  // view.ending: its session is being terminated to make room
+  double granted_at = 0;   // when it was granted (view.start_time is the instant decided about)
   bool instantiated = false;
   std::optional<QueueEntry> requeue;  // a preemptible grant: the request as it was queued
 };
