@@ -100,6 +100,9 @@ void RunOptions::add_policy(CLI::App& app) {
                  "scenario's scheduler.batch_delay. 0: a pass on every message. Default 0.01: what a trace says "
                  "happens in one second is decided together, as a bare policy loop decides it.")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--head-computes", in_.head_computes,
+               "The controller's node runs jobs as well, as PRRTE maps onto its own node unless told not to "
+               "(default: it only hosts the controller). It never leaves the DVM, whatever a session's inheritance.");
   app.add_option("--queue-priority", queue_priorities_,
                  "NAME=PRIORITY (repeatable): the priority of requests naming queue NAME in PMIX_ALLOC_QUEUE "
                  "(replayed SWF jobs name their queue number, field 15). Higher goes first with priority-preempt. "

@@ -77,7 +77,7 @@ SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
   engine_ = std::make_unique<sg4::Engine>(&argc, argv_.data());
   machine_ = build_platform(*engine_, platform);
   std::vector<Node> nodes;
-  nodes.push_back(Node{machine_.head->get_name(), shape_.slots, false});
+  nodes.push_back(Node{machine_.head->get_name(), shape_.slots, workload.head_computes});
   for (auto* h : machine_.compute) nodes.push_back(Node{h->get_name(), shape_.slots, true});
   cluster_ = std::make_unique<Cluster>(std::move(nodes));
 }

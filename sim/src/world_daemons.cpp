@@ -34,12 +34,15 @@ void World::start_daemon(NodeId node) {
   work_added();
   Party* p = slot.get();
   Party* parent = nullptr;
-  sg4::Host* from = launcher_for(node, &parent);
+  // The controller's own node, when it runs jobs: the controller launches there itself, as
+  // PRRTE's HNP does, with no launch over the network and no start-up to wait for.
+  const bool local = node == Cluster::kHead;
+  sg4::Host* from = local ? p->host : launcher_for(node, &parent);
   // No two daemons come up at the very same instant, as on a real machine: their reports
   // reach the controller one after another instead of as one burst.
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
-  const double startup = options_.daemon_startup_s * (1.0 + options_.jitter * u);
-  sg4::Actor::create(p->name, p->host, [this, p, parent, from, startup] {
+  const double startup = local ? 0.0 : options_.daemon_startup_s * (1.0 + options_.jitter * u);
+  sg4::Actor::create(p->name, p->host, [this, p, parent, from, startup, local] {
     sg4::Actor::self()->daemonize();
     if (parent) {
       // Tree spawn: a daemon launches its children once it is up itself.
@@ -48,8 +51,10 @@ void World::start_daemon(NodeId node) {
     }
     // The launch crosses the network from its launcher; then the daemon starts up, wires up
     // and reports in to the controller (its DaemonReady is a real message).
-    sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
-    sg4::this_actor::sleep_for(startup);
+    if (!local) {
+      sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
+      sg4::this_actor::sleep_for(startup);
+    }
     const NodeId node = p->address.index;
     if (dead_nodes_.count(node) || failing_starts_.erase(node)) {
       // The launch failed (the node is dead, or the daemon could not start): the launcher

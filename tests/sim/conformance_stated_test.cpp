@@ -55,6 +55,8 @@ TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
 
 TEST_P(Stated, ANamedNodeListIsGrantedOrRefused) { holds_everything(simulate("alloc-node-list.jsonl"), 7); }
 
+TEST_P(Stated, TheControllersNodeNeverLeavesItsDvm) { holds_everything(simulate("inheritance-head-kept.jsonl"), 10); }
+
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));

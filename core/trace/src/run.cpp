@@ -25,6 +25,7 @@ Workload load_workload(const RunInputs& in) {
   } else {
     w.scenario = load_scenario(in.scenario_file);
   }
+  w.head_computes = in.head_computes || w.scenario.head_computes;
   w.policy = !in.policy.empty() ? in.policy : w.trace ? std::string("fcfs") : w.scenario.policy;
   try {
     make_policy(w.policy);  // known (or loadable) before anything runs

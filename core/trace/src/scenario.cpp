@@ -222,7 +222,8 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (h.contains("controller")) {
     const auto& c = h["controller"];
     if (!c.is_object()) r.fail("controller", "expects an object");
-    r.only(c, {"start", "connect_to_scheduler", "no_scheduler", "dvm"}, "controller");
+    r.only(c, {"start", "connect_to_scheduler", "no_scheduler", "dvm", "computes"}, "controller");
+    sc.head_computes = r.boolean(c, "computes", false);
     sc.controller_start = r.number(c, "start", 0.0);
     sc.connect_to_scheduler = r.boolean(c, "connect_to_scheduler", true);
     const auto mode = r.string(c, "no_scheduler", "hold");

@@ -21,6 +21,9 @@ void Dvm::start(const std::vector<NodeId>& initial) {
   nodes_[Cluster::kHead].daemon = DaemonState::Up;
   env_.log(ev::ControllerUp{.num_nodes = cluster_.size(), .alloc = kDvmAllocId});
   log_node(Cluster::kHead);
+  // Its own node runs jobs as well: the controller's local launcher (PRRTE's HNP launches on
+  // its node itself); the node is in the DVM from the start, whatever comes of it.
+  if (cluster_.node(Cluster::kHead).schedulable) env_.start_daemon(Cluster::kHead);
   SlotList nodes;
   for (NodeId n : initial)
     if (n != Cluster::kHead) nodes.emplace_back(n, 0);

@@ -30,7 +30,7 @@ class SimMachine {
   const Machine& hosts() const { return machine_; }
   const NodeShape& shape() const { return shape_; }
   const Cluster& cluster() const { return *cluster_; }
-  std::uint32_t compute_nodes() const { return static_cast<std::uint32_t>(cluster_->size() - 1); }
+  std::uint32_t compute_nodes() const { return static_cast<std::uint32_t>(cluster_->schedulable_names().size()); }
 
  private:
   std::vector<std::string> args_;  // SimGrid keeps pointers into its command line

@@ -24,6 +24,7 @@ struct RunInputs {
   bool compare_recorded = false;
   std::string policy;  // overrides the scenario's
   bool exclusive_nodes = false;
+  bool head_computes = false;                    // the controller's node is a compute node as well
   std::optional<double> batch_delay;             // overrides the scenario's
   std::map<std::string, int> queue_priorities;   // added to (and overriding) the scenario's
   std::vector<std::int64_t> preemptible_queues;  // replayed jobs of these SWF queues are preemptible
@@ -40,6 +41,9 @@ struct Workload {
   // A trace's own machine when its header gives it: MaxNodes nodes of MaxProcs / MaxNodes slots.
   std::optional<std::uint32_t> trace_nodes;
   std::optional<std::uint32_t> trace_slots;
+  // The controller's node runs jobs as well (the option, or the scenario's header): PRRTE maps
+  // onto its own node unless told not to; pmixflow keeps it for the controller by default.
+  bool head_computes = false;
 };
 
 // Throws InputError naming the file, line and field: a missing or malformed scenario or trace,

@@ -71,7 +71,8 @@ struct Scenario {
   double controller_start = 0;
   bool connect_to_scheduler = true;
   NoSchedulerMode no_scheduler = NoSchedulerMode::Hold;
-  std::string dvm = "head";  // "head", "all", or a --host list
+  std::string dvm = "head";    // "head", "all", or a --host list
+  bool head_computes = false;  // the controller's node runs jobs too (PRRTE's default)
   // Scheduler
   std::optional<double> scheduler_start = 0.0;  // nullopt: not running until an attach op
   bool scheduler_attaches = true;
