@@ -148,6 +148,16 @@ TEST_P(Fidelity, TheFlowDecidesAsTheBarePolicyOnALargeTieHeavyTrace) {
   std::filesystem::remove_all(dir);
 }
 
+// KTH SP2 (27,992 jobs on 100 processors) when the shared data set is beside the clone.
+TEST_P(Fidelity, TheFlowDecidesAsTheBarePolicyOnKth) {
+  const std::string kth = shared_path("data/traces/KTH-SP2-1996-2.1-cln.swf.gz");
+  if (!std::filesystem::exists(kth)) GTEST_SKIP() << kth << " is not there (../shared/data is not beside this clone)";
+#ifndef NDEBUG
+  GTEST_SKIP() << "28,000 jobs through the flow: checked by the optimised build, too slow under the sanitizers";
+#endif
+  expect_as_bare(kth, GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, Fidelity, ::testing::Values("fcfs", "easy", "conservative"));
 
 // What the batch delay is for: with a pass on every message, the scheduler decides between
