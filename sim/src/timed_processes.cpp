@@ -106,8 +106,12 @@ void TimedProcesses::end(const std::string& nspace, const ProcessExit& exit) {
   if (it == jobs_.end()) return;
   if (it->second.timer) env_.cancel(it->second.timer);
   ProcessEvents& events = *it->second.events;
+  // Either argument may live in the job being erased (its end timer passes the job's own
+  // exit): what is reported is copied out first.
+  const std::string ended = nspace;
+  const ProcessExit how = exit;
   jobs_.erase(it);
-  events.exited(nspace, exit);
+  events.exited(ended, how);
 }
 
 }  // namespace pmixflow::sim
