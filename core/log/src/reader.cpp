@@ -79,11 +79,11 @@ std::optional<FieldValue> typed(const Member& m, FieldType t) {
 
 LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(path)), options_(options) {
   if (path_ == "-") {
-    file_ = stdin;
+    io_.file = stdin;
   } else {
-    file_ = std::fopen(path_.c_str(), "rb");
-    if (!file_) throw InputError(path_, 0, "", std::string("cannot read the event log: ") + std::strerror(errno));
-    owns_file_ = true;
+    io_.file = std::fopen(path_.c_str(), "rb");
+    if (!io_.file) throw InputError(path_, 0, "", std::string("cannot read the event log: ") + std::strerror(errno));
+    io_.owns_file = true;
   }
   if (!read_line()) {
     if (problem_) throw *problem_;
@@ -93,26 +93,28 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
   good_line_ = 1;
 }
 
-LogReader::~LogReader() {
-  std::free(buffer_);
-  if (owns_file_) std::fclose(file_);
+LogReader::~LogReader() = default;
+
+LogReader::Handles::~Handles() {
+  std::free(buffer);
+  if (owns_file) std::fclose(file);
 }
 
 bool LogReader::read_line() {
   errno = 0;
-  const ssize_t n = ::getline(&buffer_, &capacity_, file_);
+  const ssize_t n = ::getline(&io_.buffer, &io_.capacity, io_.file);
   if (n < 0) {
-    if (errno != 0 && std::ferror(file_)) stop("", std::string("read failed: ") + std::strerror(errno));
+    if (errno != 0 && std::ferror(io_.file)) stop("", std::string("read failed: ") + std::strerror(errno));
     return false;
   }
   ++line_;
   std::size_t len = static_cast<std::size_t>(n);
-  if (len == 0 || buffer_[len - 1] != '\n') {
-    text_ = std::string_view(buffer_, len);
+  if (len == 0 || io_.buffer[len - 1] != '\n') {
+    text_ = std::string_view(io_.buffer, len);
     return stop("", "the line is cut short (no newline): the log was cut while this line was being written");
   }
   --len;
-  text_ = std::string_view(buffer_, len);
+  text_ = std::string_view(io_.buffer, len);
   return true;
 }
 

@@ -65,10 +65,19 @@ class LogReader {
 
   std::string path_;
   ReadOptions options_;
-  std::FILE* file_ = nullptr;
-  bool owns_file_ = false;
-  char* buffer_ = nullptr;
-  std::size_t capacity_ = 0;
+  // The file and getline()'s buffer, released by their own destructor: also when the
+  // constructor throws (a foreign or empty file), which no ~LogReader() would see.
+  struct Handles {
+    std::FILE* file = nullptr;
+    bool owns_file = false;
+    char* buffer = nullptr;
+    std::size_t capacity = 0;
+    Handles() = default;
+    Handles(const Handles&) = delete;
+    Handles& operator=(const Handles&) = delete;
+    ~Handles();
+  };
+  Handles io_;
   std::string_view text_;
   LogHeader header_;
   std::uint64_t line_ = 0;
