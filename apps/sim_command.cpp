@@ -29,7 +29,7 @@ class SimCommand final : public Command {
     return guarded([&] {
       knobs_.topology_file = topology_;
       knobs_.topology_is_default = topology_option_->count() == 0;
-      knobs_.slot_unit = slots_ == "pus" ? sim::SlotUnit::Pus : sim::SlotUnit::Cores;
+      knobs_.slot_unit = slots_ == "pus" ? SlotUnit::Pus : SlotUnit::Cores;
       return sim::run_simulation(run_.finish(), knobs_, std::cout, std::cerr);
     });
   }

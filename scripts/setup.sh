@@ -22,6 +22,8 @@ packages=(
   libgtest-dev
   zlib1g-dev
   libcli11-dev
+  libpmix-dev
+  python3-pmix
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -34,15 +34,6 @@ std::vector<std::string> engine_args(const SimKnobs& k, std::size_t compute_node
   return args;
 }
 
-NodeShape builtin_shape() {
-  NodeShape s;  // the shape of topologies/small-node.xml, for a binary run away from its sources
-  s.source = "built-in (2 packages x 4 cores)";
-  s.packages = 2;
-  s.numa_nodes = 1;
-  s.cores = s.pus = s.slots = 8;
-  return s;
-}
-
 // A trace run without a machine of its own gets the one it was recorded on.
 PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
   PlatformOptions p = k.platform;
@@ -55,21 +46,11 @@ PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
   return p;
 }
 
-NodeShape shape_for(const SimKnobs& k, const Workload& w) {
-  if (w.trace && k.topology_is_default && w.trace_slots) {
-    NodeShape s;
-    s.source = "trace header (MaxProcs / MaxNodes)";
-    s.slots = s.cores = s.pus = *w.trace_slots;
-    return s;
-  }
-  return k.topology_file.empty() ? builtin_shape() : load_topology(k.topology_file, k.slot_unit);
-}
-
 }  // namespace
 
 SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
   const PlatformOptions platform = platform_for(knobs, workload);
-  shape_ = shape_for(knobs, workload);
+  shape_ = run_node_shape(knobs.topology_file, knobs.topology_is_default, knobs.slot_unit, workload.trace_slots);
   // SimGrid is configured before the platform exists: size it from what was asked for.
   args_ = engine_args(knobs, platform.platform_file.empty() ? (platform.nodes ? platform.nodes : 8) : platform.nodes);
   for (auto& a : args_) argv_.push_back(a.data());

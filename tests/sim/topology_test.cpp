@@ -1,6 +1,6 @@
 // Node shapes read from hwloc XML: the shared data set's real machines, the project's own
 // generated topologies, and the errors a user sees for a bad file.
-#include "pmixflow/sim/topology.hpp"
+#include "pmixflow/topology/topology.hpp"
 
 #include <gtest/gtest.h>
 #include <hwloc.h>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "pmixflow/sim/platform.hpp"
-#include "pmixflow/sim/topology.hpp"
+#include "pmixflow/topology/topology.hpp"
 #include "pmixflow/trace/run.hpp"
 
 namespace pmixflow::sim {

@@ -9,7 +9,7 @@
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/sim/platform.hpp"
 #include "pmixflow/sim/run.hpp"
-#include "pmixflow/sim/topology.hpp"
+#include "pmixflow/topology/topology.hpp"
 #include "pmixflow/trace/run.hpp"
 
 namespace simgrid::s4u {

@@ -1,5 +1,5 @@
 // Node shapes from hwloc XML topologies. hwloc reads the XML; we only count objects.
-#include "pmixflow/sim/topology.hpp"
+#include "pmixflow/topology/topology.hpp"
 
 #include <hwloc.h>
 
@@ -11,7 +11,7 @@
 
 #include "pmixflow/vocab/errors.hpp"
 
-namespace pmixflow::sim {
+namespace pmixflow {
 namespace {
 
 // Owns one hwloc topology for the lifetime of a load.
@@ -73,4 +73,24 @@ NodeShape load_topology(const std::string& path, SlotUnit unit) {
   return shape;
 }
 
-}  // namespace pmixflow::sim
+NodeShape builtin_shape() {
+  NodeShape s;
+  s.source = "built-in (2 packages x 4 cores)";
+  s.packages = 2;
+  s.numa_nodes = 1;
+  s.cores = s.pus = s.slots = 8;
+  return s;
+}
+
+NodeShape run_node_shape(const std::string& topology_file, bool topology_is_default, SlotUnit unit,
+                         std::optional<unsigned> trace_slots) {
+  if (topology_is_default && trace_slots) {
+    NodeShape s;
+    s.source = "trace header (MaxProcs / MaxNodes)";
+    s.slots = s.cores = s.pus = *trace_slots;
+    return s;
+  }
+  return topology_file.empty() ? builtin_shape() : load_topology(topology_file, unit);
+}
+
+}  // namespace pmixflow

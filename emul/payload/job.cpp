@@ -1,0 +1,2 @@
+// Placeholder until the payload lands.
+int main() { return 0; }
