@@ -19,6 +19,10 @@ std::unique_ptr<Command> add_sim(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_report(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_diff(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_events(CLI::App& app, CLI::App*& sub);
+#ifdef PMIXFLOW_HAVE_EMUL
+std::unique_ptr<Command> add_emul(CLI::App& app, CLI::App*& sub);
+std::unique_ptr<Command> add_party(CLI::App& app, CLI::App*& sub);
+#endif
 
 // Runs `body`, turning bad input into a message and exit status 2.
 int guarded(const std::function<int()>& body);

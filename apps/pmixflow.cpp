@@ -7,13 +7,22 @@
 
 int main(int argc, char** argv) {
   using namespace pmixflow::cli;
-  CLI::App app{"pmixflow: the PMIx allocation flow (RM <-> scheduler), simulated on SimGrid."};
+  CLI::App app{"pmixflow: the PMIx allocation flow (RM <-> scheduler), simulated on SimGrid or emulated on real OpenPMIx."};
   app.require_subcommand(0, 1);
-  std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands(4);
-  commands[0].second = add_sim(app, commands[0].first);
-  commands[1].second = add_report(app, commands[1].first);
-  commands[2].second = add_diff(app, commands[2].first);
-  commands[3].second = add_events(app, commands[3].first);
+  std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+  auto add = [&](auto adder) {
+    CLI::App* sub = nullptr;
+    auto command = adder(app, sub);
+    commands.emplace_back(sub, std::move(command));
+  };
+  add(add_sim);
+#ifdef PMIXFLOW_HAVE_EMUL
+  add(add_emul);
+  add(add_party);
+#endif
+  add(add_report);
+  add(add_diff);
+  add(add_events);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

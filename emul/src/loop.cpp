@@ -33,8 +33,23 @@ WatchId Loop::watch(int fd, std::function<void()> on_readable) {
   ev.data.u64 = id;
   if (::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0)
     throw std::system_error(errno, std::generic_category(), "watching a descriptor");
-  watches_.emplace(id, Watch{fd, std::move(on_readable)});
+  watches_.emplace(id, Watch{fd, std::move(on_readable), {}});
   return id;
+}
+
+void Loop::rearm(WatchId id, const Watch& w) {
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | (w.writable ? EPOLLOUT : 0u);
+  ev.data.u64 = id;
+  ::epoll_ctl(epoll_, EPOLL_CTL_MOD, w.fd, &ev);
+}
+
+void Loop::on_writable(WatchId id, std::function<void()> fn) {
+  auto it = watches_.find(id);
+  if (it == watches_.end()) return;
+  const bool had = static_cast<bool>(it->second.writable);
+  it->second.writable = std::move(fn);
+  if (had != static_cast<bool>(it->second.writable)) rearm(id, it->second);
 }
 
 void Loop::unwatch(WatchId id) {
@@ -118,14 +133,26 @@ void Loop::run() {
         drain_posted();
         continue;
       }
-      // A handler may unwatch itself or another: look the watch up each time.
-      auto it = watches_.find(events[i].data.u64);
-      if (it != watches_.end()) {
-        auto fn = it->second.fn;  // a handler that unwatches itself must not destroy the running copy
-        fn();
+      // A handler may unwatch itself or another: look the watch up before each call, and run
+      // a copy (a handler that unwatches itself must not destroy the function running).
+      const WatchId id = events[i].data.u64;
+      if (events[i].events & EPOLLOUT) {
+        auto it = watches_.find(id);
+        if (it != watches_.end() && it->second.writable) {
+          auto fn = it->second.writable;
+          fn();
+        }
+      }
+      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        auto it = watches_.find(id);
+        if (it != watches_.end()) {
+          auto fn = it->second.fn;
+          fn();
+        }
       }
     }
     fire_due();
+    if (after_round_) after_round_();
   }
 }
 

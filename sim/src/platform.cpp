@@ -8,6 +8,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "pmixflow/model/cluster.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -41,15 +42,9 @@ namespace {
 
 constexpr double kHostSpeed = 1e9;  // flops; the flow does no computation of its own
 
-std::string node_name(std::uint32_t i, std::uint32_t count) {
-  const auto width = std::max<std::size_t>(2, std::to_string(count).size());
-  auto digits = std::to_string(i);
-  return "n" + std::string(width - std::min(width, digits.size()), '0') + digits;
-}
-
 std::vector<std::string> generated_names(std::uint32_t nodes) {
   std::vector<std::string> names{"head", "sched", "login"};
-  for (std::uint32_t i = 1; i <= nodes; ++i) names.push_back(node_name(i, nodes));
+  for (std::uint32_t i = 1; i <= nodes; ++i) names.push_back(generated_node_name(i, nodes));
   return names;
 }
 

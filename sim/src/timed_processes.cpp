@@ -9,13 +9,16 @@ namespace pmixflow::sim {
 namespace {
 
 // How a job's local processes end together: when the last one does, with the exit of the
-// first to end non-zero (in the order they end; apps ending together in the job's order).
+// first to end killed by a signal or non-zero (in the order they end; apps ending together in
+// the job's order). A process killed by a signal has no exit code: its signal is what it says.
 ProcessExit combined_exit(const std::vector<AppBehaviour>& apps) {
   std::vector<const AppBehaviour*> by_end;
   for (const auto& b : apps) by_end.push_back(&b);
   std::stable_sort(by_end.begin(), by_end.end(), [](auto* a, auto* b) { return a->runtime_s < b->runtime_s; });
-  for (const auto* b : by_end)
+  for (const auto* b : by_end) {
+    if (b->exit_signal != 0) return ProcessExit{0, b->exit_signal};
     if (b->exit_code != 0) return ProcessExit{b->exit_code, 0};
+  }
   return {};
 }
 

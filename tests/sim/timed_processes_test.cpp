@@ -247,6 +247,21 @@ TEST_F(TimedProcessesTest, SeveralAppsOnANodeEndWhenTheLastOneDoesWithTheFirstFa
   EXPECT_EQ(ended.exit_code, 3);  // a.out failed first
 }
 
+TEST_F(TimedProcessesTest, AnAppThatDiesByASignalEndsAbortedBySignal) {
+  App crash{"a.out", {}, {}, 2}, slow{"b.out", {}, {}, 2};
+  describe(crash, AppBehaviour{.runtime_s = 5, .exit_signal = 11});
+  describe(slow, AppBehaviour{.runtime_s = 20, .exit_code = 4});
+  daemon.handle(Address::controller(), LaunchProcs{"job-1.1", 1, {crash, slow}, 4, 0, "a#1"});
+  env.advance(0.5);
+  EXPECT_EQ(only<ProcsStarted>(env.take_sent(), Address::controller()).status, Status::Success);
+  env.advance(19.9);
+  EXPECT_TRUE(env.take_sent().empty());  // ends with the last process
+  env.advance(0.1);
+  const auto ended = only<ProcsEnded>(env.take_sent(), Address::controller());
+  EXPECT_EQ(ended.status, Status::ErrJobAbortedBySig);  // a.out's segfault came first
+  EXPECT_EQ(ended.exit_code, 128 + 11);
+}
+
 TEST_F(TimedProcessesTest, OneAppThatCannotStartFailsTheNodesShare) {
   App fine{"sleep", {"5"}, {}, 2}, broken{"/no/such/exe", {}, {}, 2};
   describe(broken, AppBehaviour{5, 0, true});

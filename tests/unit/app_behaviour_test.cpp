@@ -51,6 +51,25 @@ TEST(AppBehaviour, DescribeWritesWhatReadsBackAndKeepsTheUsersVariables) {
   EXPECT_TRUE(s.env.empty());
 }
 
+TEST(AppBehaviour, AnAppMayDieByASignal) {
+  const AppBehaviour b = app_behaviour(app("a.out", {}, {"PMIXFLOW_RUNTIME=1", "PMIXFLOW_EXIT_SIGNAL=11"}));
+  EXPECT_EQ(b.exit_signal, 11);
+  EXPECT_EQ(b.exit_code, 0);
+  // What does not parse, or is no signal a process dies of, counts as not said.
+  for (const char* bad : {"PMIXFLOW_EXIT_SIGNAL=x", "PMIXFLOW_EXIT_SIGNAL=0", "PMIXFLOW_EXIT_SIGNAL=65",
+                          "PMIXFLOW_EXIT_SIGNAL=19", "PMIXFLOW_EXIT_SIGNAL=11x"})
+    EXPECT_EQ(app_behaviour(app("a.out", {}, {bad})).exit_signal, 0) << bad;
+  // Written only when set, and read back; describe() replaces an earlier one.
+  App a = app("a.out", {}, {"PMIXFLOW_EXIT_SIGNAL=6"});
+  describe(a, AppBehaviour{.runtime_s = 2, .exit_signal = 9});
+  EXPECT_EQ(a.env, (std::vector<std::string>{"PMIXFLOW_RUNTIME=2", "PMIXFLOW_EXIT_SIGNAL=9"}));
+  EXPECT_EQ(app_behaviour(a).exit_signal, 9);
+  describe(a, AppBehaviour{.runtime_s = 2});
+  EXPECT_EQ(a.env, (std::vector<std::string>{"PMIXFLOW_RUNTIME=2"}));
+  EXPECT_TRUE(ends_a_process(1) && ends_a_process(9) && ends_a_process(15) && ends_a_process(64));
+  EXPECT_FALSE(ends_a_process(0) || ends_a_process(18) || ends_a_process(28) || ends_a_process(65));
+}
+
 TEST(AppBehaviour, EnvValueFindsTheWholeName) {
   const App a = app("a.out", {}, {"PMIXFLOW_RUNTIME_X=1", "PMIXFLOW_RUNTIME=4"});
   ASSERT_NE(env_value(a, kRuntimeVar), nullptr);

@@ -315,6 +315,23 @@ TEST(Scenario, BadAppEnvironmentIsRefused) {
   expect_located(refused(kHeader + "\n" + op_line(R"("directive":"NEW","app":{"cmd":"a.out"})")), 2, "app.runtime");
 }
 
+TEST(Scenario, AnAppMayDieByASignal) {
+  const Scenario sc =
+      parse(kHeader + "\n" + op_line(R"("directive":"NEW","app":{"cmd":"a.out","runtime":3,"exit_signal":11})"));
+  const auto& app = std::get<AllocRequest>(sc.calls.at(0).call).info.get<std::vector<App>>(key::SESSION_APP)->at(0);
+  EXPECT_EQ(app.env, (std::vector<std::string>{"PMIXFLOW_RUNTIME=3", "PMIXFLOW_EXIT_SIGNAL=11"}));
+  EXPECT_EQ(app_behaviour(app).exit_signal, 11);
+  EXPECT_EQ(app_behaviour(app).exit_code, 0);
+  // Not a number, out of range, or a signal a process does not die of (SIGCHLD, SIGCONT, SIGSTOP).
+  for (const char* bad : {"\"11\"", "0", "65", "-9", "1.5", "17", "18", "19"}) {
+    SCOPED_TRACE(bad);
+    const auto e = refused(
+        kHeader + "\n" +
+        op_line(std::string(R"("directive":"NEW","app":{"cmd":"a.out","runtime":3,"exit_signal":)") + bad + "}"));
+    expect_located(e, 2, "app.exit_signal");
+  }
+}
+
 TEST(Scenario, TheErrorIsOnTheRightLine) {
   const auto e = refused(kHeader + "\n" + op_line(R"("directive":"NEW")") + "\n\n" +
                          op_line(R"("directive":"NEW","expect":{"status":"PMIX_NOPE"})"));

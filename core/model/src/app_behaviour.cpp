@@ -55,6 +55,10 @@ AppBehaviour app_behaviour(const App& app) {
   }
   if (auto v = value(kExitCodeVar)) parse_whole(*v, b.exit_code);
   if (auto v = value(kFailLaunchVar)) b.fail_launch = *v == "1";
+  if (auto v = value(kExitSignalVar)) {
+    int signal = 0;
+    if (parse_whole(*v, signal) && ends_a_process(signal)) b.exit_signal = signal;
+  }
   if (auto v = value(kTickVar)) {
     double seconds = 0;
     if (parse_whole(*v, seconds) && seconds > 0) b.tick_s = seconds;
@@ -73,7 +77,7 @@ double end_time(const AppBehaviour& b, double start) {
 void describe(App& app, const AppBehaviour& b) {
   std::erase_if(app.env, [](const std::string& e) {
     const auto n = name_of(e);
-    return n == kRuntimeVar || n == kExitCodeVar || n == kFailLaunchVar || n == kTickVar;
+    return n == kRuntimeVar || n == kExitCodeVar || n == kFailLaunchVar || n == kTickVar || n == kExitSignalVar;
   });
   if (!sleep_seconds(app)) {
     std::string seconds;
@@ -81,6 +85,7 @@ void describe(App& app, const AppBehaviour& b) {
     set_var(app, kRuntimeVar, seconds);
   }
   if (b.exit_code != 0) set_var(app, kExitCodeVar, std::to_string(b.exit_code));
+  if (b.exit_signal != 0) set_var(app, kExitSignalVar, std::to_string(b.exit_signal));
   if (b.fail_launch) set_var(app, kFailLaunchVar, "1");
   if (b.tick_s > 0) {
     std::string seconds;

@@ -1,5 +1,6 @@
 #include "pmixflow/model/cluster.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace pmixflow {
@@ -29,6 +30,12 @@ std::uint64_t Cluster::schedulable_slots() const {
   for (const auto& n : nodes_)
     if (n.schedulable) total += n.slots;
   return total;
+}
+
+std::string generated_node_name(std::uint32_t i, std::uint32_t count) {
+  const auto width = std::max<std::size_t>(2, std::to_string(count).size());
+  auto digits = std::to_string(i);
+  return "n" + std::string(width - std::min(width, digits.size()), '0') + digits;
 }
 
 }  // namespace pmixflow

@@ -70,9 +70,16 @@ std::string summary_text(const Pieces& p) {
       << " slots (" << p.run.topology << "), head " << p.run.head << "\n";
   if (p.run.total_slots() > 0)
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
-  if (p.end)
-    out << (p.run.env == "sim" ? "  simulated " : "  ran ") << fmt_seconds(stat(p.end, "sim_time_s")) << " in "
-        << fmt_seconds(stat(p.end, "wall_s")) << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))
+  if (p.end && p.run.env == "sim")
+    out << "  simulated " << fmt_seconds(stat(p.end, "sim_time_s")) << " in " << fmt_seconds(stat(p.end, "wall_s"))
+        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))
+        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
+        << p.run.policy << "\n";
+  else if (p.end)
+    out << "  ran " << fmt_seconds(stat(p.end, "scenario_time_s")) << " of scenario time in "
+        << fmt_seconds(stat(p.end, "wall_s")) << " wall (speed " << stat(p.end, "speed") << "); "
+        << static_cast<std::uint64_t>(stat(p.end, "processes_started")) << " processes, "
+        << static_cast<std::uint64_t>(stat(p.end, "messages"))
         << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
         << p.run.policy << "\n";
   else

@@ -77,7 +77,8 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
                                                  Proc{c.requestor, 0},
                                                  {},
                                                  {{0.0, true}},
-                                                 cred == sc.credentials.end() ? Credentials{} : cred->second});
+                                                 cred == sc.credentials.end() ? Credentials{} : cred->second,
+                                                 cred != sc.credentials.end()});
     }
     d.requestors[it->second].plan.push_back(PlannedCall{c.at, resolve_via(c.via, c.line, sc, cluster), c.call,
                                                         CallNotes{c.line, c.expect_status, c.recorded_wait}});

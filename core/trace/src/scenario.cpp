@@ -75,7 +75,7 @@ class LineReader {
 
   App app(const json& j, const std::string& field) const {
     if (!j.is_object()) fail(field, "an app is an object {\"cmd\":..., \"argv\":[...], \"np\":N}");
-    only(j, {"cmd", "argv", "env", "np", "runtime", "exit_code", "fail_launch"}, field);
+    only(j, {"cmd", "argv", "env", "np", "runtime", "exit_code", "exit_signal", "fail_launch"}, field);
     App app;
     app.cmd = string(j, "cmd");
     app.argv = strings(j, "argv", field);
@@ -96,6 +96,17 @@ class LineReader {
     if (j.contains("exit_code")) {
       if (!j["exit_code"].is_number_integer()) fail(field + ".exit_code", "expects an integer");
       behaviour.exit_code = j["exit_code"].get<int>();
+    }
+    if (j.contains("exit_signal")) {
+      // Only a signal whose default action ends a process: a real process raising another
+      // (SIGCHLD, SIGCONT, SIGSTOP, ...) would go on, and the emulator would disagree with the simulator.
+      const auto& v = j["exit_signal"];
+      if (!v.is_number_integer() || !ends_a_process(v.get<int>()))
+        fail(field + ".exit_signal",
+             "expects a signal number 1..64 that ends a process (not 17-23 or 28: SIGCHLD, SIGCONT, SIGSTOP, "
+             "SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGWINCH), got " +
+                 v.dump());
+      behaviour.exit_signal = v.get<int>();
     }
     if (j.contains("fail_launch")) behaviour.fail_launch = boolean(j, "fail_launch", false);
     describe(app, behaviour);

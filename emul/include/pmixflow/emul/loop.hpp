@@ -32,6 +32,9 @@ class Loop {
   // loop does not own the descriptor.
   WatchId watch(int fd, std::function<void()> on_readable);
   void unwatch(WatchId id);
+  // While set, `on_writable` runs whenever the watched descriptor can take output (a link
+  // with queued frames); cleared with nullptr.
+  void on_writable(WatchId id, std::function<void()> on_writable);
 
   LoopTimer at(SteadyClock::time_point when, std::function<void()> fn);
   LoopTimer after(SteadyClock::duration delay, std::function<void()> fn) {
@@ -42,6 +45,9 @@ class Loop {
 
   // From any thread: `fn` runs on the loop's thread, after what was posted before it.
   void post(std::function<void()> fn);
+  // Runs after every round of descriptors, posts and timers the loop handled (a party reports
+  // whether it is idle from there).
+  void after_each_round(std::function<void()> fn) { after_round_ = std::move(fn); }
   // Runs until stop(). Exceptions thrown by handlers propagate out of run().
   void run();
   // From any thread.
@@ -58,7 +64,9 @@ class Loop {
   struct Watch {
     int fd;
     std::function<void()> fn;
+    std::function<void()> writable;
   };
+  void rearm(WatchId id, const Watch& w);
   std::unordered_map<WatchId, Watch> watches_;
   WatchId next_watch_ = 1;
   struct Due {
@@ -72,6 +80,7 @@ class Loop {
   mutable std::mutex mutex_;  // guards posted_ and stop_
   std::deque<std::function<void()>> posted_;
   bool stop_ = false;
+  std::function<void()> after_round_;
 };
 
 }  // namespace pmixflow::emul

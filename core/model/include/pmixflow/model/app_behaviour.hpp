@@ -21,13 +21,27 @@ inline constexpr std::string_view kRuntimeVar = "PMIXFLOW_RUNTIME";         // s
 inline constexpr std::string_view kExitCodeVar = "PMIXFLOW_EXIT_CODE";      // an integer; 0 unless given
 inline constexpr std::string_view kFailLaunchVar = "PMIXFLOW_FAIL_LAUNCH";  // "1": the executable cannot start
 inline constexpr std::string_view kTickVar = "PMIXFLOW_TICK";               // seconds, a decimal number > 0
+inline constexpr std::string_view kExitSignalVar = "PMIXFLOW_EXIT_SIGNAL";  // a signal that ends a process
 
 struct AppBehaviour {
   double runtime_s = 0;
   int exit_code = 0;
   bool fail_launch = false;
-  double tick_s = 0;  // 0: the processes end when their run time is up
+  double tick_s = 0;    // 0: the processes end when their run time is up
+  int exit_signal = 0;  // the processes end killed by this signal instead of exiting (0: they exit)
 };
+
+// Whether `signal` (Linux numbering, as proto's kSig* constants) ends a process by its default
+// action: 1..64 but for those that are ignored (SIGCHLD, SIGURG, SIGWINCH), continue (SIGCONT)
+// or stop (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) by default. Only these can describe how an app
+// dies in both environments: a real process raising any other would not die of it.
+constexpr bool ends_a_process(int signal) {
+  constexpr int kNotEnding[] = {17, 18, 19, 20, 21, 22, 23, 28};
+  if (signal < 1 || signal > 64) return false;
+  for (int s : kNotEnding)
+    if (s == signal) return false;
+  return true;
+}
 
 // When processes that start at `start` and behave as `b` end by themselves.
 double end_time(const AppBehaviour& b, double start);

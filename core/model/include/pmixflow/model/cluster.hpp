@@ -38,4 +38,8 @@ class Cluster {
   std::unordered_map<std::string, NodeId> by_name_;
 };
 
+// The name of the i-th (from 1) of `count` generated compute nodes: n01, n02, ... with as many
+// digits as `count` has (at least two), so that names sort as the nodes do.
+std::string generated_node_name(std::uint32_t i, std::uint32_t count);
+
 }  // namespace pmixflow

@@ -26,6 +26,7 @@ struct RequestorDeployment {
   std::vector<PlannedCall> plan;
   UpDown schedule;
   Credentials credentials;  // its connection's user and group
+  bool own_user = false;    // the scenario names its user (header `requestors`); otherwise the shared one
 };
 
 struct NodeFaultAt {

@@ -1,0 +1,37 @@
+// The flow's messages between the controller and the scheduler, as PMIx carries them over
+// 4.2.2 (docs/pmix-compat.md): down, as an event for the scheduler alone (code
+// kCarrierEvent); up, as a PMIx_Job_control marked as ours. Either way the message is a list
+// of info items: a header of the project's own keys (which message, its handle, its
+// correlation, and the fields PMIx has no key for) and then the message's own info under the
+// PMIx keys it has - a forwarded request reaches the scheduler with PMIX_REQUESTOR,
+// PMIX_ALLOC_NUM_NODES and the rest as real pmix_info_t items.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "pmixflow/proto/messages.hpp"
+#include "pmixflow/vocab/info.hpp"
+
+namespace pmixflow::emul {
+
+// A private event code (below PMIx's own range of named codes), and the header's first key.
+inline constexpr int kCarrierEvent = -10301;
+inline constexpr std::string_view kCarrierKey = "pmixflow.msg";
+// The correlation of a call made with PMIx's own API (PMIx_Allocation_request and the rest),
+// carried as one more info item and taken off by the receiving server.
+inline constexpr std::string_view kCorrKey = "pmixflow.corr";
+
+// The messages the carrier takes: AllocRequest, AllocResponse, SessionCtrlRequest,
+// SessionCtrlResponse, ConnectRequest, ConnectResponse, Notification.
+bool carried(const Message& m);
+InfoList to_carrier(const Message& m);
+// nullopt when `items` is not a carried message (its first item is not kCarrierKey). Throws
+// std::invalid_argument for a header that is ours but malformed.
+std::optional<Message> from_carrier(const InfoList& items);
+
+// Adds / takes off the kCorrKey item.
+void add_corr(InfoList& info, const std::string& corr);
+std::string take_corr(InfoList& info);
+
+}  // namespace pmixflow::emul

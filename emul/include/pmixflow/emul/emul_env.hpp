@@ -1,0 +1,76 @@
+// One party's Env in the emulator: its clock is the emulation's (scenario seconds, shared by
+// every process on this machine), its timers are its loop's, its messages leave through the
+// party's transport (PMIx for the PMIx boundaries, the emulator's own links for the daemon hop)
+// and its events go to the emulation, which writes the one event log.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "pmixflow/emul/directory.hpp"
+#include "pmixflow/emul/loop.hpp"
+#include "pmixflow/emul/run_clock.hpp"
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/proto/env.hpp"
+
+namespace pmixflow::emul {
+
+// What carries a party's messages out of its process.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Takes `msg` on its way to `to`. False when nobody can be reached there: the Env then hands
+  // the sender an Unreachable, after send() has returned.
+  virtual bool carry(Address to, Message& msg) = 0;
+};
+
+// What a party tells the emulation that started it.
+class Uplink {
+ public:
+  virtual ~Uplink() = default;
+  virtual void event(std::string encoded) = 0;
+  virtual void start_daemon(NodeId node) = 0;
+};
+
+class EmulEnv final : public Env {
+ public:
+  EmulEnv(Loop& loop, const RunClock& clock, Address self, Directory& directory, Transport& transport,
+          Uplink& uplink, log::KindSet wanted);
+
+  void set_role(Role* role) { role_ = role; }
+
+  double now() const override { return clock_.now(); }
+  Address self() const override { return self_; }
+  void send(Address to, Message msg) override;
+  TimerId after(double delay, std::function<void()> fn) override;
+  void cancel(TimerId id) override;
+  std::string_view name_of(Address a) const override { return directory_.name_of(a); }
+  void start_daemon(NodeId node) override { uplink_.start_daemon(node); }
+  bool wants(log::EventKind kind) const override { return wanted_[static_cast<std::size_t>(kind)]; }
+  void record(const log::EventBuilder& event) override;
+
+  // A message for the role, on the loop's thread: logged as received, then handled.
+  void deliver(Address from, Message msg);
+  // A notice the environment raises itself (a connection refused or broken): handled later on
+  // the loop, never inside the call that caused it.
+  void notice(Address from, Message msg);
+  std::size_t timers_armed() const { return timers_.size(); }
+  std::uint64_t messages_sent() const { return sent_; }
+
+ private:
+  Loop& loop_;
+  const RunClock& clock_;
+  Address self_;
+  Directory& directory_;
+  Transport& transport_;
+  Uplink& uplink_;
+  log::KindSet wanted_;
+  Role* role_ = nullptr;
+  std::unordered_map<TimerId, LoopTimer> timers_;
+  TimerId next_timer_ = 1;
+  std::uint64_t sent_ = 0;
+};
+
+}  // namespace pmixflow::emul

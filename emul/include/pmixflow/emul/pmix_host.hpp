@@ -1,0 +1,148 @@
+// A party's PMIx, whatever its role: the one PMIx library of its process, as a server for the
+// tools attached to it (the controller, a daemon; the scheduler through 4.2.2's launcher mode),
+// as a tool attached to other servers (a requestor; the scheduler to its controller; the
+// controller looking for its scheduler), or both. PMIx calls the host on its own threads: every
+// up-call, callback and event is turned into a message for the role and posted to the party's
+// loop (Env's contract); the role's answers go back through the callbacks PMIx gave.
+//
+// What crosses PMIx (docs/emulation.md, "Which call carries what"):
+//   requestor -> server   PMIx_Allocation_request, PMIx_Session_control (compat.h), PMIx_Spawn;
+//                         the answers through their callbacks; events (PMIX_DVM_IS_READY...)
+//   scheduler -> ctrl     PMIx_Session_control; a tool connection declaring PMIX_SERVER_SCHEDULER;
+//                         the answers to forwarded requests (carrier.hpp, up)
+//   ctrl -> scheduler     forwarded requests and PMIX_SESSION_COMPLETE as events for the
+//                         scheduler alone (carrier.hpp, down); PMIX_EVENT_NODE_DOWN
+//   ctrl -> scheduler's server: the controller's tool connection looking for its scheduler
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmixflow/emul/directory.hpp"
+#include "pmixflow/emul/loop.hpp"
+#include "pmixflow/proto/messages.hpp"
+#include "pmixflow/vocab/principal.hpp"
+
+namespace pmixflow::emul {
+
+class EmulEnv;
+
+struct PmixHostOptions {
+  enum class Mode {
+    Server,    // PMIx_server_init: the controller, a daemon
+    Launcher,  // PMIx_tool_init as a launcher with a server module: the scheduler
+    Tool,      // PMIx_tool_init: a requestor
+  };
+  Mode mode = Mode::Tool;
+  Proc me;
+  std::string dir;  // its own rendezvous directory (PMIX_SERVER_TMPDIR and PMIX_SYSTEM_TMPDIR)
+  uid_t owner = 0;  // tools of this user may attach; so may those of `allowed`
+  std::vector<uid_t> allowed;
+};
+
+class PmixHost {
+ public:
+  PmixHost(Loop& loop, Directory& directory, PmixHostOptions options);
+  ~PmixHost();
+  PmixHost(const PmixHost&) = delete;
+  PmixHost& operator=(const PmixHost&) = delete;
+
+  // Starts PMIx. Returns the URI tools attach to ("" for a plain tool). Throws
+  // std::runtime_error naming the PMIx status when PMIx will not start.
+  std::string start();
+  void set_env(EmulEnv* env) { env_ = env; }
+  // Finalizes PMIx (its rendezvous files go); answers every up-call still waiting first.
+  void stop();
+  // The role is up: calls that reach it from now on are handed to it (before, they are
+  // refused PMIX_ERR_UNREACH, as a party not up refuses them).
+  void accept() { accepting_ = true; }
+  // The emulation's list of servers changed: a server this party was attached to that is gone
+  // or elsewhere now is lost (4.2.2 tells a tool only of its primary server's loss).
+  void servers_changed();
+
+  // Takes `msg` for `to` when PMIx carries it: an answer to one of `to`'s calls, a message for
+  // a tool attached here, a call to a server. False when it cannot reach `to`.
+  bool carry(Address to, Message& msg);
+  // A tool that went away as the OS says (a tool of the scheduler: 4.2.2 does not tell it).
+  void tool_gone(Address tool);
+  // Something PMIx was asked for is not done yet (a call in flight, an up-call not answered).
+  bool busy() const;
+  std::uint64_t calls_made() const { return calls_made_; }
+
+ private:
+  friend struct PmixUpcalls;
+  friend struct PmixReturns;
+  // What a tool's connection says of it: its user and group as PMIx reports them, and whether
+  // that user is let in.
+  struct Connection {
+    Credentials credentials;
+    bool admitted = false;
+  };
+  struct Tool {
+    Proc proc;
+    Connection connection;
+    bool talked = false;  // it made a call: its going away is news for the role
+  };
+  enum class Answer { Info, Spawn };
+  struct Pending {
+    Answer kind;
+    Address from;
+    void* cbfunc;  // the up-call's callback, of the type `kind` says
+    void* cbdata;
+  };
+  struct Attached {
+    std::string uri;
+    Proc proc;
+  };
+
+  // pmix_host.cpp: start and stop, event handlers
+  void register_handlers();
+  void on_event(int code, const Proc& source, InfoList payload, bool for_me);
+  void on_lost(const Proc& who);
+
+  // pmix_host_server.cpp: up-calls in, answers and events out
+  Address admit(const Proc& proc);
+  void upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata);
+  bool answer(Address to, Message& msg);
+  bool push(Address tool, Message& msg);
+  void complete(Pending p, Status status, const Message* with);
+
+  // pmix_host_tool.cpp: attaching and calling
+  bool attach(Address server);
+  bool call(Address server, Message& msg);
+  bool connect(Address server, ConnectRequest& req);
+  void returned(Address server, Message msg);
+  bool hold(Address to, Message& msg);
+
+  Loop& loop_;
+  Directory& directory_;
+  PmixHostOptions options_;
+  EmulEnv* env_ = nullptr;
+  bool started_ = false;
+  bool accepting_ = false;
+  std::string uri_;
+  // On the loop's thread only.
+  std::map<Address, Tool> tools_;
+  std::map<std::uint64_t, Pending> pending_;
+  std::uint64_t next_id_ = 1;
+  std::map<Address, Attached> attached_;
+  std::optional<Address> primary_;  // where a tool's next call goes (PMIx_tool_set_server)
+  // Messages for a party that is about to attach as a tool (the scheduler, once the RM found
+  // it): pushed when it does, refused if it does not in time.
+  std::map<Address, std::vector<Message>> held_;
+  std::size_t calls_in_flight_ = 0;
+  std::uint64_t calls_made_ = 0;
+  std::vector<std::size_t> handlers_;  // event handler registrations, made again on each attach
+  // Shared with PMIx's threads: credentials of tools by identity, known from their connection.
+  mutable std::mutex mutex_;
+  std::map<Proc, Connection> connected_;
+};
+
+}  // namespace pmixflow::emul

@@ -1,0 +1,204 @@
+// The emulation's parties: starting their processes, their set-up and go, and what they say.
+#include "conductor.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include "pmixflow/log/event_codec.hpp"
+#include "pmixflow/proto/wire.hpp"
+
+namespace pmixflow::emul {
+namespace {
+
+std::vector<std::string> requestor_names(const Deployment& d) {
+  std::vector<std::string> names;
+  for (const auto& r : d.requestors) names.push_back(r.name);
+  return names;
+}
+
+}  // namespace
+
+Conductor::Conductor(Loop& loop, const EmulOptions& options, const RunInputs& inputs, const Cluster& cluster,
+                     const Deployment& deployment, log::EventLog& log)
+    : loop_(loop),
+      options_(options),
+      inputs_(inputs),
+      cluster_(cluster),
+      deployment_(deployment),
+      log_(log),
+      directory_(cluster, requestor_names(deployment)),
+      merge_(log),
+      last_activity_(SteadyClock::now()) {
+  clock_.speed = options.speed;
+}
+
+Conductor::~Conductor() { stop_all(); }
+
+PartySpec Conductor::spec_for(Address address) const {
+  PartySpec s;
+  s.address = address;
+  s.inputs = inputs_;
+  s.machine = options_.machine;
+  s.epoch_ns = clock_started_ ? clock_.epoch_ns() : 0;
+  s.speed = clock_.speed;
+  s.wanted = log::all_kinds_set();
+  for (std::size_t k = 0; k < log::kKindCount; ++k) s.wanted[k] = log_.wants(static_cast<log::EventKind>(k));
+  s.run_dir = dir_.path();
+  s.daemon_link = "unix:" + dir_.path() + "/controller.sock";
+  s.payload = options_.payload;
+  s.owner = ::geteuid();
+  s.allowed = options_.allow;
+  // The users the scenario gives its requestors are let in: they are this run's own.
+  if (::geteuid() == 0)
+    for (const auto& r : deployment_.requestors)
+      if (r.own_user) s.allowed.push_back(r.credentials.uid);
+  return s;
+}
+
+Conductor::Party& Conductor::spawn(Address address, bool start_fails) {
+  auto party = std::make_unique<Party>();
+  Party& p = *party;
+  p.serial = ++parties_started_;
+  p.address = address;
+  p.name = std::string(directory_.name_of(address));
+  p.start_fails = start_fails;
+  LaunchRequest r;
+  r.program = options_.program;
+  r.args = {"party", "--as", p.name};
+  if (start_fails) r.args.push_back("--fail-start");
+  r.env = {"PMIX_MCA_gds=hash", "TMPDIR=" + dir_.party_dir(p.name)};
+  if (address.kind == PartyKind::Requestor && ::geteuid() == 0) {
+    // The user the scenario names for this requestor is its process's real one: what its
+    // servers see. The others run as the emulation's user.
+    const RequestorDeployment& rd = deployment_.requestors.at(address.index);
+    const Credentials c = rd.credentials;
+    if (rd.own_user && c.uid != 0) {
+      r.as_user = std::make_pair(static_cast<uid_t>(c.uid), static_cast<gid_t>(c.gid));
+      r.env.back() = "TMPDIR=" + dir_.foreign_dir(p.name, c.uid, c.gid);
+    }
+  }
+  p.child = launch(r);
+  const std::uint64_t serial = p.serial;
+  p.link = std::make_unique<FrameLink>(
+      loop_, std::move(p.child.control), [this, serial](std::string&& f) { on_frame(serial, std::move(f)); },
+      [this, serial](const std::string&) { on_link_closed(serial); });
+  p.exit_watch = loop_.watch(p.child.pidfd.get(), [this, serial] { on_exit(serial); });
+  current_[address] = serial;
+  parties_.emplace(serial, std::move(party));
+  return p;
+}
+
+Conductor::Party* Conductor::find(Address a) {
+  auto it = current_.find(a);
+  if (it == current_.end()) return nullptr;
+  Party* p = by_serial(it->second);
+  return p && !p->exited ? p : nullptr;
+}
+
+Conductor::Party* Conductor::by_serial(std::uint64_t serial) {
+  auto it = parties_.find(serial);
+  return it == parties_.end() ? nullptr : it->second.get();
+}
+
+void Conductor::send(Party& p, const control::Frame& f) {
+  if (p.link) p.link->send(control::encode(f));
+}
+
+void Conductor::on_frame(std::uint64_t serial, std::string&& bytes) {
+  Party* p = by_serial(serial);
+  if (!p) return;
+  try {
+    std::visit([&](auto&& f) { handle(*p, std::move(f)); }, control::decode(bytes));
+  } catch (const std::exception& e) {
+    // A party that speaks nonsense is a broken party: it is stopped, and the run says why.
+    failure_ = p->name + " sent a frame the emulation cannot read: " + e.what();
+    p->link->close();
+    signal_child(p->child.pid, SIGKILL);
+  }
+}
+
+void Conductor::handle(Party& p, control::Hello&&) {
+  send(p, control::Setup{to_json(spec_for(p.address)).dump()});
+}
+
+void Conductor::handle(Party& p, control::Ready&& f) {
+  p.ready = true;
+  if (!f.uri.empty()) {
+    p.server = ServerEntry{p.address, f.proc, f.uri};
+    directory_.set_server(*p.server);
+    publish_servers();
+  }
+  if (!clock_started_) {
+    // The clock starts once everything up from time 0 is ready (start()).
+    bool all = true;
+    for (auto& [serial, q] : parties_) all = all && (q->ready || q->exited);
+    if (all) start_clock();
+    return;
+  }
+  if (p.go_when_ready) go(p);
+}
+
+void Conductor::handle(Party&, control::Event&& f) {
+  last_activity_ = SteadyClock::now();
+  merge_.add(log::decode_event(f.encoded));
+}
+
+void Conductor::handle(Party& p, control::StartDaemon&& f) {
+  if (p.address != Address::controller()) return;
+  start_daemon(f.node);
+}
+
+void Conductor::handle(Party& p, control::Activity&& f) {
+  p.idle = f.idle;
+  last_activity_ = SteadyClock::now();
+}
+
+void Conductor::handle(Party& p, control::Bye&& f) {
+  try {
+    const auto stats = nlohmann::json::parse(f.stats_json);
+    messages_ += stats.value("messages", std::uint64_t{0});
+  } catch (const std::exception&) {
+    failure_ = p.name + " said goodbye with counters the emulation cannot read";
+  }
+}
+
+void Conductor::go(Party& p) {
+  p.go_when_ready = false;
+  p.went = true;
+  send(p, control::Go{clock_.epoch_ns()});
+}
+
+void Conductor::publish_servers() {
+  control::Servers s{directory_.servers()};
+  for (auto& [serial, p] : parties_)
+    if (p->link && p->link->open() && !p->exited) send(*p, s);
+  write_servers_file();
+}
+
+void Conductor::on_link_closed(std::uint64_t serial) {
+  Party* p = by_serial(serial);
+  if (!p) return;
+  last_activity_ = SteadyClock::now();
+  p->idle = true;  // a party that cannot speak has nothing more to do in this run
+  if (p->server && find(p->address) == p) {
+    directory_.drop_server(p->address);
+    publish_servers();
+  }
+  p->server.reset();
+}
+
+void Conductor::on_exit(std::uint64_t serial) {
+  Party* p = by_serial(serial);
+  if (!p) return;
+  loop_.unwatch(p->exit_watch);
+  p->exit_watch = 0;
+  reap(p->child.pid);
+  p->exited = true;
+  p->idle = true;
+  last_activity_ = SteadyClock::now();
+  // Its last frames may still be in its line: the line closes once they are read (on_link_closed).
+  // A daemon that ends before its wire-up failed to start, whether it failed or its node died.
+  if (p->address.kind == PartyKind::Daemon && !p->ready) daemon_start_failed(p->address.index);
+}
+
+}  // namespace pmixflow::emul

@@ -1,0 +1,140 @@
+// The emulation's own loop (emulation.cpp wires it): the party processes it started, what they
+// tell it, the scenario's timeline of starts, stops and faults, and when the run is over.
+// Files: conductor.cpp (parties and their frames), conductor_timeline.cpp (the deployment's
+// times, faults, daemons), conductor_end.cpp (quiescence, stopping, the end).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "event_merge.hpp"
+#include "pmixflow/emul/control.hpp"
+#include "pmixflow/emul/directory.hpp"
+#include "pmixflow/emul/emulation.hpp"
+#include "pmixflow/emul/launcher.hpp"
+#include "pmixflow/emul/link.hpp"
+#include "pmixflow/emul/loop.hpp"
+#include "pmixflow/emul/party_spec.hpp"
+#include "pmixflow/emul/run_clock.hpp"
+#include "pmixflow/emul/run_dir.hpp"
+#include "pmixflow/log/event_codec.hpp"
+#include "pmixflow/log/events.hpp"
+#include "pmixflow/log/sink.hpp"
+#include "pmixflow/trace/deployment.hpp"
+
+namespace pmixflow::emul {
+
+// How a run ended.
+enum class Ending { Running, Quiet, Timeout, Interrupted, Failed };
+
+class Conductor {
+ public:
+  Conductor(Loop& loop, const EmulOptions& options, const RunInputs& inputs, const Cluster& cluster,
+            const Deployment& deployment, log::EventLog& log);
+  ~Conductor();
+  Conductor(const Conductor&) = delete;
+  Conductor& operator=(const Conductor&) = delete;
+
+  // Starts the parties that are up from time 0, waits for them to be ready, starts the clock.
+  void start();
+  Ending ending() const { return ending_; }
+  const std::string& failure() const { return failure_; }
+  double end_time() const { return merge_.last_time(); }
+  nlohmann::json stats() const;
+  // Ctrl-C, SIGTERM: stop everything now.
+  void interrupt(const std::string& why);
+  const RunDir& run_dir() const { return dir_; }
+
+ private:
+  struct Party {
+    std::uint64_t serial = 0;  // one per process started: a restarted party is a new one
+    Address address;
+    std::string name;
+    Child child;
+    WatchId exit_watch = 0;
+    std::unique_ptr<FrameLink> link;
+    bool ready = false;
+    bool went = false;     // told to go
+    bool go_when_ready = false;
+    bool idle = true;
+    bool killed = false;   // by us: a fault or the scenario's stop
+    bool exited = false;
+    bool start_fails = false;  // a daemon told to fail before its wire-up
+    std::optional<ServerEntry> server;
+  };
+
+  // conductor.cpp
+  Party& spawn(Address address, bool start_fails = false);
+  PartySpec spec_for(Address address) const;
+  void on_frame(std::uint64_t serial, std::string&& bytes);
+  void handle(Party& p, control::Hello&& f);
+  void handle(Party& p, control::Ready&& f);
+  void handle(Party& p, control::Event&& f);
+  void handle(Party& p, control::StartDaemon&& f);
+  void handle(Party& p, control::Activity&& f);
+  void handle(Party& p, control::Bye&& f);
+  template <class F>
+  void handle(Party&, F&&) {}
+  void on_link_closed(std::uint64_t serial);
+  void on_exit(std::uint64_t serial);
+  void go(Party& p);
+  void publish_servers();
+  void send(Party& p, const control::Frame& f);
+  Party* find(Address a);  // the party's current process, if it has one that has not ended
+  Party* by_serial(std::uint64_t serial);
+
+  // conductor_timeline.cpp
+  void arm_timeline();
+  void at(double t, std::function<void()> fn);
+  void bring_up(Address a);
+  void take_down(Address a);
+  void fail_node(NodeId node);
+  void start_daemon(NodeId node);
+  void daemon_start_failed(NodeId node);
+  void start_clock();
+  // An event the emulation itself records, for the party it concerns (as the simulator's
+  // environment records it in that party's name).
+  template <class E>
+  void log_as(const std::string& who, const E& event) {
+    if (!log_.wants(E::event_kind)) return;
+    log::EventBuilder b(E::event_kind);
+    fill(event, b);
+    merge_.add(log::decode_event(log::encode_event(b.view(clock_.now(), who))));
+  }
+
+  // conductor_end.cpp
+  void check_quiet();
+  void finish(Ending how, const std::string& why = {});
+  void stop_all();
+  void write_servers_file() const;
+
+  Loop& loop_;
+  const EmulOptions& options_;
+  const RunInputs& inputs_;
+  const Cluster& cluster_;
+  const Deployment& deployment_;
+  log::EventLog& log_;
+  RunDir dir_;
+  RunClock clock_;
+  bool clock_started_ = false;
+  Directory directory_;
+  EventMerge merge_;
+  std::map<std::uint64_t, std::unique_ptr<Party>> parties_;  // every process started, by serial
+  std::map<Address, std::uint64_t> current_;                  // each party's latest process
+  std::set<NodeId> dead_nodes_;
+  std::set<NodeId> failing_starts_;
+  std::size_t timeline_pending_ = 0;  // actions of the deployment still to come
+  SteadyClock::time_point last_activity_;
+  LoopTimer quiet_check_ = 0;
+  Ending ending_ = Ending::Running;
+  std::string failure_;
+  std::uint64_t daemons_started_ = 0;
+  std::uint64_t messages_ = 0;
+  std::uint64_t parties_started_ = 0;
+};
+
+}  // namespace pmixflow::emul

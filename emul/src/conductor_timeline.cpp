@@ -1,0 +1,105 @@
+// The scenario's timeline, for real: parties started and stopped at their times, nodes that
+// die (their daemon's process killed), daemons that fail to start, and the daemons the
+// controller asks for (the launcher's job, which PRRTE's plm does).
+#include <signal.h>
+
+#include "conductor.hpp"
+
+namespace pmixflow::emul {
+
+void Conductor::start() {
+  // Everything up at time 0 is started before the clock, and the clock starts once all of it is
+  // ready: a process's start-up (exec, PMIx's own) is not part of the scenario's first instant.
+  auto up_at_zero = [](const UpDown& s) { return !s.empty() && s.front().second && s.front().first <= 0; };
+  if (up_at_zero(deployment_.controller_schedule)) spawn(Address::controller()).go_when_ready = true;
+  if (up_at_zero(deployment_.scheduler_schedule)) spawn(Address::scheduler()).go_when_ready = true;
+  for (std::uint32_t i = 0; i < deployment_.requestors.size(); ++i)
+    if (up_at_zero(deployment_.requestors[i].schedule)) spawn(Address::requestor(i)).go_when_ready = true;
+  quiet_check_ = loop_.after(std::chrono::milliseconds(20), [this] { check_quiet(); });
+}
+
+void Conductor::start_clock() {
+  clock_.epoch = SteadyClock::now();
+  clock_started_ = true;
+  for (auto& [serial, p] : parties_)
+    if (p->go_when_ready && !p->exited) go(*p);
+  arm_timeline();
+}
+
+void Conductor::arm_timeline() {
+  auto arm = [this](Address a, const UpDown& schedule) {
+    for (std::size_t i = 0; i < schedule.size(); ++i) {
+      const auto [t, up] = schedule[i];
+      if (i == 0 && up && t <= 0) continue;  // started with the clock
+      at(t, [this, a, up = up] { up ? bring_up(a) : take_down(a); });
+    }
+  };
+  arm(Address::controller(), deployment_.controller_schedule);
+  arm(Address::scheduler(), deployment_.scheduler_schedule);
+  for (std::uint32_t i = 0; i < deployment_.requestors.size(); ++i)
+    arm(Address::requestor(i), deployment_.requestors[i].schedule);
+  for (const auto& f : deployment_.faults) {
+    if (f.fault == NodeFault::Dies)
+      at(f.at, [this, node = f.node] { fail_node(node); });
+    else
+      at(f.at, [this, node = f.node] { failing_starts_.insert(node); });
+  }
+}
+
+void Conductor::at(double t, std::function<void()> fn) {
+  ++timeline_pending_;
+  loop_.at(clock_.wall_at(t), [this, fn = std::move(fn)] {
+    --timeline_pending_;
+    last_activity_ = SteadyClock::now();
+    if (ending_ == Ending::Running) fn();
+  });
+}
+
+void Conductor::bring_up(Address a) {
+  if (find(a)) return;
+  spawn(a).go_when_ready = true;
+}
+
+void Conductor::take_down(Address a) {
+  Party* p = find(a);
+  if (!p) return;
+  p->killed = true;
+  signal_child(p->child.pid, SIGKILL);
+  log_as(p->name, ev::PartyDown{});
+  // A tool-launcher hears nothing from PMIx 4.2.2 when one of its own tools goes away
+  // (docs/pmix-compat.md): the scheduler learns it from the emulation, as from its OS.
+  if (a.kind == PartyKind::Requestor)
+    if (Party* s = find(Address::scheduler())) send(*s, control::Inject{a, PeerLost{a}});
+}
+
+void Conductor::fail_node(NodeId node) {
+  if (!dead_nodes_.insert(node).second) return;
+  // The controller's own view of the node's death is its lost link to the daemon; the event
+  // saying the node died comes from it, as in the simulator.
+  if (Party* c = find(Address::controller())) send(*c, control::NodeFault{node});
+  if (Party* d = find(Address::daemon(node))) {
+    d->killed = true;
+    signal_child(d->child.pid, SIGKILL);  // its jobs die with it (parent-death signal)
+  }
+}
+
+void Conductor::start_daemon(NodeId node) {
+  if (node >= cluster_.size()) return;
+  if (Party* d = find(Address::daemon(node)); d && !d->killed) return;  // already there
+  ++daemons_started_;
+  if (dead_nodes_.count(node)) {
+    // Nothing can start on a dead node: its launcher says so once it has tried.
+    loop_.post([this, node] { daemon_start_failed(node); });
+    return;
+  }
+  spawn(Address::daemon(node), failing_starts_.erase(node) > 0).go_when_ready = true;
+}
+
+void Conductor::daemon_start_failed(NodeId node) {
+  const std::string name(directory_.name_of(Address::daemon(node)));
+  log_as(name, ev::DaemonStartFailed{});
+  if (Party* c = find(Address::controller()))
+    send(*c, control::Inject{Address::daemon(node), DaemonStartFailed{node}});
+}
+
+}  // namespace pmixflow::emul

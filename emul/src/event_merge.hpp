@@ -1,0 +1,49 @@
+// The parties' events, merged into one log in time order. Each party stamps its events with the
+// run's clock (one steady clock for every process of this machine) and sends them at once, but
+// they arrive over separate lines: an event is held for a short while (`hold`) and written once
+// no event stamped earlier can still be on its way. An event that arrives later than that is
+// written anyway, where it arrives, and counted (`late`): nothing is dropped.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "pmixflow/log/event_codec.hpp"
+#include "pmixflow/log/sink.hpp"
+
+namespace pmixflow::emul {
+
+class EventMerge {
+ public:
+  explicit EventMerge(log::EventLog& log) : log_(log) {}
+
+  void add(log::DecodedEvent event);
+  // Writes every event stamped before `watermark` (scenario seconds).
+  void flush_before(double watermark);
+  void flush_all() { flush_before(std::numeric_limits<double>::infinity()); }
+
+  std::size_t held() const { return heap_.size(); }
+  double last_time() const { return last_; }
+  std::uint64_t late() const { return late_; }
+  std::uint64_t written() const { return written_; }
+
+ private:
+  struct Held {
+    double t;
+    std::uint64_t seq;  // arrival order among events of the same time
+    log::DecodedEvent event;
+  };
+  struct Later {
+    bool operator()(const Held& a, const Held& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+  };
+  log::EventLog& log_;
+  std::priority_queue<Held, std::vector<Held>, Later> heap_;
+  std::uint64_t seq_ = 0;
+  double last_ = 0;
+  std::uint64_t late_ = 0;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace pmixflow::emul

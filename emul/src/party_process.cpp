@@ -1,0 +1,198 @@
+#include "party_process.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "pmixflow/policies/policy.hpp"
+#include "pmixflow/roles/controller.hpp"
+#include "pmixflow/roles/daemon.hpp"
+#include "pmixflow/roles/requestor.hpp"
+#include "pmixflow/roles/scheduler.hpp"
+
+namespace pmixflow::emul {
+namespace {
+
+// A party with nothing to do says so at most this often while messages pass through it.
+constexpr auto kActivityEvery = std::chrono::milliseconds(50);
+
+std::vector<std::string> requestor_names(const Deployment& d) {
+  std::vector<std::string> names;
+  for (const auto& r : d.requestors) names.push_back(r.name);
+  return names;
+}
+
+}  // namespace
+
+PartyProcess::PartyProcess(int control_fd) {
+  control_ = std::make_unique<FrameLink>(
+      loop_, UniqueFd(control_fd), [this](std::string&& f) { on_control(std::move(f)); },
+      [this](const std::string&) { finish(3); });  // the emulation is gone: so are we
+  loop_.after_each_round([this] { report_activity(); });
+  send(control::Hello{static_cast<std::int32_t>(::getpid())});
+}
+
+PartyProcess::~PartyProcess() {
+  role_.reset();  // before what it refers to
+  if (pmix_) pmix_->stop();
+}
+
+int PartyProcess::run() {
+  loop_.run();
+  role_.reset();
+  if (pmix_) pmix_->stop();
+  if (status_ == 0 && control_->open()) {
+    const nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
+    send(control::Bye{stats.dump()});
+    control_->flush(2000);
+  }
+  return status_;
+}
+
+void PartyProcess::finish(int status) {
+  status_ = status;
+  loop_.stop();
+}
+
+void PartyProcess::send(const control::Frame& f) {
+  if (control_ && control_->open()) control_->send(control::encode(f));
+}
+
+void PartyProcess::on_control(std::string&& bytes) {
+  try {
+    std::visit([this](auto&& f) { handle(std::move(f)); }, control::decode(bytes));
+  } catch (const std::exception& e) {
+    std::cerr << "pmixflow party: " << e.what() << "\n";
+    finish(2);
+  }
+}
+
+void PartyProcess::handle(control::Setup&& f) {
+  spec_ = party_spec_from_json(nlohmann::json::parse(f.spec_json));
+  clock_.speed = spec_->speed;
+  workload_ = load_workload(spec_->inputs);
+  machine_ = std::make_unique<EmulMachine>(spec_->machine, *workload_);
+  plan_replay(*workload_, spec_->inputs, machine_->compute_nodes());
+  deployment_ = deploy(*workload_, spec_->inputs, machine_->cluster());
+  directory_ = std::make_unique<Directory>(machine_->cluster(), requestor_names(*deployment_));
+  Transport& transport = *this;
+  Uplink& uplink = *this;
+  env_ = std::make_unique<EmulEnv>(loop_, clock_, spec_->address, *directory_, transport, uplink, spec_->wanted);
+  build_role();
+  env_->set_role(role_.get());
+  open_links();
+}
+
+void PartyProcess::build_role() {
+  const Address a = spec_->address;
+  const Cluster& cluster = machine_->cluster();
+  switch (a.kind) {
+    case PartyKind::Controller:
+      role_ = std::make_unique<Controller>(*env_, cluster, deployment_->controller);
+      break;
+    case PartyKind::Scheduler:
+      role_ = std::make_unique<Scheduler>(*env_, cluster, make_policy(workload_->policy), deployment_->scheduler);
+      break;
+    case PartyKind::Daemon: {
+      auto runner = std::make_unique<RealProcesses>(loop_, clock_, spec_->payload);
+      runner_ = runner.get();
+      role_ = std::make_unique<Daemon>(*env_, a.index, std::move(runner));
+      break;
+    }
+    case PartyKind::Requestor: {
+      const RequestorDeployment& r = deployment_->requestors.at(a.index);
+      role_ = std::make_unique<Requestor>(*env_, r.identity, r.plan);
+      break;
+    }
+  }
+}
+
+void PartyProcess::open_links() {
+  const Address a = spec_->address;
+  PmixHostOptions o;
+  o.mode = a.kind == PartyKind::Requestor   ? PmixHostOptions::Mode::Tool
+           : a.kind == PartyKind::Scheduler ? PmixHostOptions::Mode::Launcher
+                                            : PmixHostOptions::Mode::Server;
+  o.me = directory_->proc_of(a);
+  if (const char* dir = std::getenv("TMPDIR"); dir && o.mode != PmixHostOptions::Mode::Tool) o.dir = dir;
+  o.owner = spec_->owner;
+  o.allowed = spec_->allowed;
+  pmix_ = std::make_unique<PmixHost>(loop_, *directory_, o);
+  const std::string uri = pmix_->start();
+  pmix_->set_env(env_.get());
+  const LinkEvents events{[this](Address from, Message msg) { on_link_message(from, std::move(msg)); },
+                          [this](Address peer) { env_->deliver(peer, PeerLost{peer}); }};
+  const Endpoint link = Endpoint::parse(spec_->daemon_link);
+  if (a.kind == PartyKind::Controller) daemons_ = std::make_unique<DaemonListener>(loop_, link, spec_->owner, events);
+  if (a.kind == PartyKind::Daemon) {
+    LinkEvents mine = events;
+    // A daemon whose controller is gone has nobody to serve: it answers its callers (the role
+    // does, on PeerLost) and ends, as PRRTE's daemons do when their HNP goes.
+    mine.lost = [this](Address peer) {
+      env_->deliver(peer, PeerLost{peer});
+      loop_.after(std::chrono::milliseconds(200), [this] { finish(0); });
+    };
+    controller_ = std::make_unique<ControllerLink>(loop_, link, a.index, mine);
+  }
+  send(control::Ready{o.me, uri});
+}
+
+void PartyProcess::on_link_message(Address from, Message msg) {
+  const bool shutdown = std::holds_alternative<DaemonShutdown>(msg);
+  env_->deliver(from, std::move(msg));
+  // Told to exit, the daemon leaves the DVM: its process ends once the role has logged it.
+  if (shutdown) loop_.post([this] { finish(0); });
+}
+
+void PartyProcess::handle(control::Go&& f) {
+  clock_.epoch = RunClock::from_epoch_ns(f.epoch_ns, clock_.speed).epoch;
+  pmix_->accept();
+  env_->log(ev::PartyUp{});
+  role_->start();
+}
+
+void PartyProcess::handle(control::Servers&& f) {
+  for (const auto& e : directory_->servers()) directory_->drop_server(e.address);
+  for (const auto& e : f.entries) directory_->set_server(e);
+  if (pmix_) pmix_->servers_changed();
+}
+
+void PartyProcess::handle(control::Inject&& f) {
+  if (!env_) return;
+  if (std::holds_alternative<PeerLost>(f.msg) && f.from.kind == PartyKind::Requestor)
+    return pmix_->tool_gone(f.from);
+  env_->deliver(f.from, std::move(f.msg));
+}
+
+void PartyProcess::handle(control::NodeFault&& f) {
+  if (env_ && f.node < machine_->cluster().size()) env_->log(ev::NodeFail{.node = machine_->cluster().node(f.node).name});
+}
+
+void PartyProcess::handle(control::Stop&&) { finish(0); }
+
+void PartyProcess::event(std::string encoded) { send(control::Event{std::move(encoded)}); }
+void PartyProcess::start_daemon(NodeId node) { send(control::StartDaemon{node}); }
+
+bool PartyProcess::carry(Address to, Message& msg) {
+  if (daemons_ && to.kind == PartyKind::Daemon) {
+    const bool sent = daemons_->send(to.index, msg);
+    if (sent && std::holds_alternative<DaemonShutdown>(msg)) daemons_->expect_close(to.index);
+    return sent;
+  }
+  if (controller_ && to == Address::controller()) return controller_->send(msg);
+  return pmix_ && pmix_->carry(to, msg);
+}
+
+void PartyProcess::report_activity() {
+  if (!env_) return;
+  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs() == 0);
+  const auto now = SteadyClock::now();
+  const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;
+  if (idle == reported_idle_ && !moved) return;
+  reported_idle_ = idle;
+  reported_at_messages_ = env_->messages_sent();
+  reported_when_ = now;
+  send(control::Activity{idle});
+}
+
+}  // namespace pmixflow::emul
