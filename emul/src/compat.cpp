@@ -122,6 +122,7 @@ pmix_status_t pmixflow_Session_control_nb(uint32_t session_id, const pmix_info_t
 #if PMIXFLOW_PMIX_HAS_SESSION_CONTROL
   return PMIx_Session_control(session_id, directives, ndirs, cbfunc, cbdata);
 #else
+  if (!directives && ndirs > 0) return PMIX_ERR_BAD_PARAM;
   return guarded([&] { return session_control_over_job_control(session_id, directives, ndirs, cbfunc, cbdata); });
 #endif
 }

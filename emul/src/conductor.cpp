@@ -119,6 +119,8 @@ void Conductor::on_frame(std::uint64_t serial, std::string&& bytes) {
 
 void Conductor::handle(Party& p, control::Hello&&) {
   send(p, control::Setup{to_json(spec_for(p.address)).dump()});
+  p.set_up = true;
+  send(p, control::Servers{directory_.servers()});
 }
 
 void Conductor::handle(Party& p, control::Ready&& f) {
@@ -171,7 +173,7 @@ void Conductor::go(Party& p) {
 void Conductor::publish_servers() {
   control::Servers s{directory_.servers()};
   for (auto& [serial, p] : parties_)
-    if (p->link && p->link->open() && !p->exited) send(*p, s);
+    if (p->set_up && p->link && p->link->open() && !p->exited) send(*p, s);
   write_servers_file();
 }
 
@@ -199,6 +201,9 @@ void Conductor::on_exit(std::uint64_t serial) {
   // Its last frames may still be in its line: the line closes once they are read (on_link_closed).
   // A daemon that ends before its wire-up failed to start, whether it failed or its node died.
   if (p->address.kind == PartyKind::Daemon && !p->ready) daemon_start_failed(p->address.index);
+  // A party the run starts with that cannot start: there is no run.
+  if (!clock_started_ && !p->ready && ending_ == Ending::Running)
+    finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");
 }
 
 }  // namespace pmixflow::emul

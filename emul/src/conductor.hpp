@@ -57,6 +57,7 @@ class Conductor {
     Child child;
     WatchId exit_watch = 0;
     std::unique_ptr<FrameLink> link;
+    bool set_up = false;  // it has its set-up: it may be told where the servers are
     bool ready = false;
     bool went = false;     // told to go
     bool go_when_ready = false;

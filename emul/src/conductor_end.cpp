@@ -26,11 +26,7 @@ constexpr auto kStartupLimit = std::chrono::seconds(60);
 
 void Conductor::check_quiet() {
   quiet_check_ = loop_.after(kCheckEvery, [this] { check_quiet(); });
-  if (!clock_started_) {
-    if (SteadyClock::now() - last_activity_ > kStartupLimit) finish(Ending::Failed, "the parties did not start");
-    return;
-  }
-  merge_.flush_before(clock_.now() - kHoldWall * clock_.speed);
+  if (clock_started_) merge_.flush_before(clock_.now() - kHoldWall * clock_.speed);
   if (ending_ != Ending::Running) {
     bool all_gone = true;
     for (auto& [serial, p] : parties_) all_gone = all_gone && p->exited && !(p->link && p->link->open());
@@ -38,6 +34,10 @@ void Conductor::check_quiet() {
       merge_.flush_all();
       loop_.stop();
     }
+    return;
+  }
+  if (!clock_started_) {
+    if (SteadyClock::now() - last_activity_ > kStartupLimit) finish(Ending::Failed, "the parties did not start");
     return;
   }
   if (options_.hold || timeline_pending_ > 0) return;

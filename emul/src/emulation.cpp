@@ -25,7 +25,7 @@ RunInfo run_info(const Workload& w, const RunInputs& in, const EmulMachine& m) {
   r.platform = m.description();
   r.topology = m.shape().source;
   r.head = m.cluster().node(Cluster::kHead).name;
-  r.nodes = m.compute_nodes();
+  r.nodes = static_cast<std::uint32_t>(m.cluster().schedulable_names().size());
   r.slots_per_node = m.shape().slots;
   r.compute_nodes = m.cluster().schedulable_names();
   r.policy = w.policy;

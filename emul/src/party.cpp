@@ -2,6 +2,7 @@
 // parties. The role is the core's; everything here only carries it.
 #include "pmixflow/emul/party.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,6 +19,8 @@ int run_party(int control_fd, bool fail_start) {
   ::signal(SIGINT, SIG_IGN);
   ::signal(SIGPIPE, SIG_IGN);
   if (fail_start) return 1;  // a daemon that fails before its wire-up (scenario: daemon_start_fails)
+  // The line is this process's alone: the job processes a daemon starts must not hold it open.
+  ::fcntl(control_fd, F_SETFD, FD_CLOEXEC);
   try {
     PartyProcess party(control_fd);
     return party.run();

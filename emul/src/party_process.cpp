@@ -40,6 +40,9 @@ PartyProcess::~PartyProcess() {
 int PartyProcess::run() {
   loop_.run();
   role_.reset();
+  // PMIx's finalize talks to servers that may be gone: it gets a few seconds, then the process
+  // ends anyway (the emulation removes what PMIx would have).
+  ::alarm(5);
   if (pmix_) pmix_->stop();
   if (status_ == 0 && control_->open()) {
     const nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
@@ -152,6 +155,7 @@ void PartyProcess::handle(control::Go&& f) {
 }
 
 void PartyProcess::handle(control::Servers&& f) {
+  if (!directory_) return;  // before the set-up: the emulation sends the list again after it
   for (const auto& e : directory_->servers()) directory_->drop_server(e.address);
   for (const auto& e : f.entries) directory_->set_server(e);
   if (pmix_) pmix_->servers_changed();
@@ -185,7 +189,7 @@ bool PartyProcess::carry(Address to, Message& msg) {
 
 void PartyProcess::report_activity() {
   if (!env_) return;
-  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs() == 0);
+  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs() == 0) && !(pmix_ && pmix_->busy());
   const auto now = SteadyClock::now();
   const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;
   if (idle == reported_idle_ && !moved) return;

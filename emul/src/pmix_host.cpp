@@ -125,10 +125,14 @@ void PmixHost::stop() {
   auto pending = std::exchange(pending_, {});
   for (auto& [id, p] : pending) complete(p, Status::ErrUnreach, nullptr);
   started_ = false;
-  if (options_.mode == PmixHostOptions::Mode::Server)
+  if (options_.mode == PmixHostOptions::Mode::Server) {
     PMIx_server_finalize();
-  else
+  } else if (primary_ && attached_.count(*primary_)) {
+    const pmix_proc_t server = to_pmix(attached_[*primary_].proc);
+    pmixflow_tool_finalize(&server);  // compat.h (e): 4.2.2 would release that server twice
+  } else {
     PMIx_tool_finalize();
+  }
   PmixUpcalls::active() = nullptr;
 }
 
@@ -169,7 +173,7 @@ void PmixHost::tool_gone(Address tool) {
   on_lost(it->second.proc);
 }
 
-bool PmixHost::busy() const { return false; }
+bool PmixHost::busy() const { return !held_.empty(); }
 
 bool PmixHost::carry(Address to, Message& msg) {
   if (!started_) return false;

@@ -135,7 +135,9 @@ pmix_status_t PmixUpcalls::job_control(const pmix_proc_t* requestor, const pmix_
       }
       // An answer or an event carried up: taken as it arrives, nothing to reply but "received".
       cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
-      h->tools_[from].talked = true;
+      h->heard_from(from);
+      const auto* n = std::get_if<Notification>(&msg);
+      if (n && n->code == kToolReady) return;
       if (h->env_) h->env_->deliver(from, std::move(msg));
     });
     return PMIX_SUCCESS;
@@ -167,18 +169,24 @@ Address PmixHost::admit(const Proc& proc) {
       if (auto it = connected_.find(proc); it != connected_.end()) c = it->second;
     }
     tools_.emplace(a, Tool{proc, c, false});
-    // Messages held for a party that was about to attach (the scheduler, once the RM found it).
-    auto held = held_.extract(a);
-    if (!held.empty())
-      for (auto& m : held.mapped()) push(a, m);
   }
   return a;
 }
 
+void PmixHost::heard_from(Address tool) {
+  auto it = tools_.find(tool);
+  if (it == tools_.end() || it->second.talked) return;
+  it->second.talked = true;
+  // What waited for it to be ready, in the order it was sent.
+  auto held = held_.extract(tool);
+  if (!held.empty())
+    for (auto& m : held.mapped()) push(tool, m);
+}
+
 void PmixHost::upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata) {
   const std::uint64_t id = next_id_++;
+  heard_from(from);
   auto& tool = tools_[from];
-  tool.talked = true;
   std::visit(
       [&](auto& m) {
         if constexpr (requires { m.id; }) m.id = id;
@@ -254,6 +262,7 @@ void PmixHost::complete(Pending p, Status status, const Message* with) {
 bool PmixHost::push(Address tool, Message& msg) {
   auto it = tools_.find(tool);
   if (it == tools_.end()) return false;
+  if (!it->second.talked) return hold(tool, msg);
   const pmix_proc_t me = to_pmix(options_.me);
   const pmix_proc_t target = to_pmix(it->second.proc);
   int code = kCarrierEvent;

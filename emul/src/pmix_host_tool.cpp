@@ -89,6 +89,11 @@ bool PmixHost::attach(Address server) {
     } catch (const std::runtime_error&) {
       return false;  // a server that will not pass us events cannot carry our calls' events either
     }
+    // The scheduler's line to the RM carries events down from the start: it says it can take them.
+    if (options_.mode == PmixHostOptions::Mode::Launcher && server == Address::controller()) {
+      Message ready = Notification{kToolReady, {}, {}};
+      call(server, ready);
+    }
   }
   return true;
 }
@@ -151,7 +156,8 @@ void PmixHost::returned(Address server, Message msg) {
 }
 
 bool PmixHost::hold(Address to, Message& msg) {
-  if (to != Address::scheduler() || !directory_.server(to)) return false;
+  const bool expected = tools_.count(to) || (to == Address::scheduler() && directory_.server(to));
+  if (!expected) return false;
   auto& queue = held_[to];
   queue.push_back(std::move(msg));
   if (queue.size() == 1)

@@ -7,41 +7,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "compat_roles.hpp"
 #include "pmix_peer.hpp"
 #include "pmixflow/emul/pmix_info.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-// LeakSanitizer (run in every peer before it exits: pmix_peer.hpp) finds these leaks inside
-// OpenPMIx 4.2.2 itself, each named by the library function that makes it (docs/pmix-compat.md
-// lists them with their sizes). Any other leak, ours or the library's, still fails the test.
-// Binary-wide: the one definition for emul_tests. Our own leaks of what PMIx hands us still
-// show: an info array or value we fail to release is allocated outside these frames.
-// libpmix has no frame pointers: ASan's fast unwinder stops at its first frame, too shallow for
-// these names, so allocations are unwound the slow way in this binary.
-extern "C" const char* __asan_default_options() { return "fast_unwind_on_malloc=0"; }
-
-extern "C" const char* __lsan_default_suppressions() {
-  return
-      // pmix_mca_base_components_open.c: a pmix_value_t loaded with a string, never destructed
-      "leak:pmix_mca_base_show_load_errors_init\n"
-      // ptl_base_connect.c: the PMIX_CMD_LINE info sent on connecting, never destructed
-      "leak:pmix_ptl_base_connect_to_peer\n"
-      // pmix_tool.c job_data (static): the nspace unpacked from the server's job data, never freed
-      "leak:pmix_bfrops_base_unpack_string\n"
-      // pmix_server.c: the "DEBUGGER-AGGREGATOR" handler name and the server's own rank info
-      "leak:PMIx_server_init\n"
-      // pmix_hash.c: PMIX_KVAL_NEW allocates kv->value, then PMIX_BFROPS_COPY overwrites it
-      "leak:pmix_hash_fetch\n"
-      // pmix_tool.c: attach's pmix_cb_t is never released; retry_attach replaces the primary
-      // server PMIx_tool_init made without dropping its reference
-      "leak:PMIx_tool_attach_to_server\n"
-      "leak:PMIx_tool_init\n";
-}
-#endif
 
 namespace pmixflow::emul {
 namespace {
@@ -228,9 +200,22 @@ pmix_status_t controller_job_control(const pmix_proc_t* requestor, const pmix_pr
     answer(cbfunc, cbdata);
     return PMIX_SUCCESS;
   } catch (const std::exception& e) {
-    script->channel->report(std::string("threw: ") + e.what());
-    return PMIX_ERROR;
+    return failed(e.what());
+  } catch (...) {
+    return failed("a non-standard exception");
   }
+}
+
+// The controller's side: a server whose job_control up-call follows `plan`.
+std::function<int(Channel&)> controller_side(const TempDir& dir, Script& plan) {
+  return [&dir, &plan](Channel& ch) {
+    plan.channel = &ch;
+    script = &plan;
+    pmix_server_module_t module{};
+    module.tool_connected = accept_tool;
+    module.job_control = controller_job_control;
+    return serve(ch, dir.path(), "controller", module, [](const pmix_proc_t&, const std::string&) {});
+  };
 }
 
 TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
@@ -240,14 +225,7 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
   plan.expected_job.add(PMIX_SESSION_PAUSE, true).add("pmix.job.ctrl.note", std::string("genuine"));
   plan.reply.add(PMIX_ALLOC_ID, std::string("session-7")).add(PMIX_SESSION_ID, std::uint32_t{7});
 
-  Peer controller("controller", [&](Channel& ch) {
-    plan.channel = &ch;
-    script = &plan;
-    pmix_server_module_t module{};
-    module.tool_connected = accept_tool;
-    module.job_control = controller_job_control;
-    return serve(ch, dir.path(), "controller", module, [](const pmix_proc_t&, const std::string&) {});
-  });
+  Peer controller("controller", controller_side(dir, plan));
   ASSERT_TRUE(ready(controller).starts_with("controller.0;"));
 
   Peer requestor("requestor", [&](Channel& ch) {
@@ -264,6 +242,7 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
     Awaited<Reply> job_reply;
     rc = PMIx_Job_control_nb(nullptr, 0, genuine.data(), genuine.size(), take_reply, &job_reply);
     ch.report("job_control " + std::to_string(rc) + " " + describe(job_reply.wait(), plan.reply));
+    ch.report("blocking " + std::to_string(pmixflow_Session_control_nb(8, dirs.data(), dirs.size(), nullptr, nullptr)));
     ch.wait();
     PMIx_tool_finalize();
     return 0;
@@ -273,6 +252,8 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
   EXPECT_EQ(await(requestor, "session_control"), "session_control 0 0 intact");
   EXPECT_EQ(await(controller, "job_control"), "job_control from requestor.0 targets 0 directives intact");
   EXPECT_EQ(await(requestor, "job_control"), "job_control 0 0 intact");
+  EXPECT_EQ(await(controller, "session"), "session 8 from requestor.0 targets 0 directives intact");
+  EXPECT_EQ(await(requestor, "blocking"), "blocking 0");  // no callback: waits for the reply
   requestor.tell("quit");
   EXPECT_EQ(requestor.finish(), 0);
   controller.tell("quit");
@@ -291,8 +272,9 @@ pmix_status_t launcher_allocate(const pmix_proc_t* client, pmix_alloc_directive_
     answer(cbfunc, cbdata);
     return PMIX_SUCCESS;
   } catch (const std::exception& e) {
-    script->channel->report(std::string("threw: ") + e.what());
-    return PMIX_ERROR;
+    return failed(e.what());
+  } catch (...) {
+    return failed("a non-standard exception");
   }
 }
 
@@ -325,6 +307,22 @@ int scheduler(Channel& ch, const std::string& dir, const std::string& controller
   return pmixflow_tool_finalize(&server) == PMIX_SUCCESS ? 0 : 1;  // it attached: (e)
 }
 
+// A requestor: asks the scheduler (a LAUNCHER with pid `scheduler` in `dir`) for `plan.expected`.
+int request_allocation(Channel& ch, const std::string& dir, pid_t scheduler, const Script& plan) {
+  pmix_proc_t me;
+  if (const pmix_status_t rc = init_tool(me, "requestor", dir, scheduler); rc != PMIX_SUCCESS) {
+    ch.report("tool_init " + std::to_string(rc));
+    return 1;
+  }
+  PmixInfos data = to_pmix(plan.expected);
+  Awaited<Reply> reply;
+  const pmix_status_t rc = PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, data.data(), data.size(), take_reply, &reply);
+  ch.report("allocation " + std::to_string(rc) + " " + describe(reply.wait(), plan.reply));
+  ch.wait();
+  PMIx_tool_finalize();
+  return 0;
+}
+
 TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
   TempDir controller_dir;
   TempDir scheduler_dir;
@@ -336,14 +334,7 @@ TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
   scheduler_plan.expected_job = controller_plan.expected_job;
   scheduler_plan.reply.add(PMIX_ALLOC_ID, std::string("from-scheduler")).add(PMIX_ALLOC_NODE_LIST, std::string("n1"));
 
-  Peer controller("controller", [&](Channel& ch) {
-    controller_plan.channel = &ch;
-    script = &controller_plan;
-    pmix_server_module_t module{};
-    module.tool_connected = accept_tool;
-    module.job_control = controller_job_control;
-    return serve(ch, controller_dir.path(), "controller", module, [](const pmix_proc_t&, const std::string&) {});
-  });
+  Peer controller("controller", controller_side(controller_dir, controller_plan));
   const std::string uri = ready(controller);
   ASSERT_TRUE(uri.starts_with("controller.0;")) << uri;
 
@@ -357,18 +348,7 @@ TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
   ASSERT_EQ(await(sched, "ready"), "ready attached to controller");
 
   Peer requestor("requestor", [&](Channel& ch) {
-    pmix_proc_t me;
-    if (const pmix_status_t rc = init_tool(me, "requestor", scheduler_dir.path(), sched.pid()); rc != PMIX_SUCCESS) {
-      ch.report("tool_init " + std::to_string(rc));
-      return 1;
-    }
-    PmixInfos data = to_pmix(scheduler_plan.expected);
-    Awaited<Reply> reply;
-    const pmix_status_t rc = PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, data.data(), data.size(), take_reply, &reply);
-    ch.report("allocation " + std::to_string(rc) + " " + describe(reply.wait(), scheduler_plan.reply));
-    ch.wait();
-    PMIx_tool_finalize();
-    return 0;
+    return request_allocation(ch, scheduler_dir.path(), sched.pid(), scheduler_plan);
   });
   EXPECT_EQ(await(sched, "tool_connected"), "tool_connected requestor");
   EXPECT_EQ(await(sched, "allocate"), "allocate from requestor.0 PMIX_ALLOC_NEW data intact");
@@ -395,14 +375,7 @@ TEST(Compat, AToolThatAttachedToItsServerFinalizesCleanly) {
   Script plan;
   plan.expected_job.add(PMIX_SESSION_RESUME, true);
   plan.reply.add(PMIX_ALLOC_ID, std::string("resumed"));
-  Peer controller("controller", [&](Channel& ch) {
-    plan.channel = &ch;
-    script = &plan;
-    pmix_server_module_t module{};
-    module.tool_connected = accept_tool;
-    module.job_control = controller_job_control;
-    return serve(ch, dir.path(), "controller", module, [](const pmix_proc_t&, const std::string&) {});
-  });
+  Peer controller("controller", controller_side(dir, plan));
   const std::string uri = ready(controller);
   ASSERT_TRUE(uri.starts_with("controller.0;")) << uri;
 

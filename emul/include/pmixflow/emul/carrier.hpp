@@ -17,6 +17,10 @@ namespace pmixflow::emul {
 
 // A private event code (below PMIx's own range of named codes), and the header's first key.
 inline constexpr int kCarrierEvent = -10301;
+// Carried up by a tool that has attached and registered for events (4.2.2 passes a tool no event
+// before its registration reaches the server): from then on its server may push to it. Taken by
+// the server's host, never handed to a role.
+inline constexpr Status kToolReady = static_cast<Status>(-10302);
 inline constexpr std::string_view kCarrierKey = "pmixflow.msg";
 // The correlation of a call made with PMIx's own API (PMIx_Allocation_request and the rest),
 // carried as one more info item and taken off by the receiving server.

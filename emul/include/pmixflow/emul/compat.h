@@ -197,7 +197,11 @@ bool pmixflow_session_control_unwrap(const pmix_info_t info[], size_t ninfo, uin
  * already makes 4.2.2 treat the tool as a server for its tools, while its own client calls still
  * go up to the server it is attached to (src/common/pmix_control.c, pmix_query.c:
  * PMIX_PEER_IS_SERVER && !PMIX_PEER_IS_LAUNCHER).
- * Call it right after PMIx_tool_init(PMIX_LAUNCHER=true), before any tool can connect.
+ * Call it right after PMIx_tool_init(PMIX_LAUNCHER=true), before any tool can connect. On
+ * 4.2.2 the launcher also needs PMIX_SERVER_TOOL_SUPPORT=true at init, or it writes no
+ * rendezvous file for its tools (src/mca/ptl/base/ptl_base_listener.c), and must register its
+ * event handlers after attaching to its server: a registration made unconnected is never sent up
+ * (src/event/pmix_event_registration.c).
  * Returns PMIX_ERR_INIT before PMIx_tool_init or when a host module is already set (as master
  * does), PMIX_ERR_BAD_PARAM for a NULL module. */
 pmix_status_t pmixflow_tool_set_server_module(pmix_server_module_t* module);

@@ -88,7 +88,9 @@ class PmixHost {
   struct Tool {
     Proc proc;
     Connection connection;
-    bool talked = false;  // it made a call: its going away is news for the role
+    // It made a call (or said it is ready): it has registered for events, so it may be pushed
+    // to, and its going away is news for the role.
+    bool talked = false;
   };
   enum class Answer { Info, Spawn };
   struct Pending {
@@ -112,6 +114,7 @@ class PmixHost {
   void upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata);
   bool answer(Address to, Message& msg);
   bool push(Address tool, Message& msg);
+  void heard_from(Address tool);
   void complete(Pending p, Status status, const Message* with);
 
   // pmix_host_tool.cpp: attaching and calling
@@ -134,8 +137,9 @@ class PmixHost {
   std::uint64_t next_id_ = 1;
   std::map<Address, Attached> attached_;
   std::optional<Address> primary_;  // where a tool's next call goes (PMIx_tool_set_server)
-  // Messages for a party that is about to attach as a tool (the scheduler, once the RM found
-  // it): pushed when it does, refused if it does not in time.
+  // Messages for a tool that cannot take them yet: one that has not said it is ready for events,
+  // or the scheduler the RM knows is up but which has not attached yet. Pushed when it is ready,
+  // refused if it is not in time.
   std::map<Address, std::vector<Message>> held_;
   std::size_t calls_in_flight_ = 0;
   std::uint64_t calls_made_ = 0;
