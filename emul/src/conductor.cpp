@@ -201,6 +201,11 @@ void Conductor::on_exit(std::uint64_t serial) {
   // Its last frames may still be in its line: the line closes once they are read (on_link_closed).
   // A daemon that ends before its wire-up failed to start, whether it failed or its node died.
   if (p->address.kind == PartyKind::Daemon && !p->ready) daemon_start_failed(p->address.index);
+  // Its peers hear it from its launcher too, as PRRTE's daemons report a process's end: PMIx
+  // 4.2.2 does not always tell them (pmix_host.hpp, peer_gone).
+  if (p->ready)
+    for (auto& [other, q] : parties_)
+      if (q.get() != p && q->set_up && !q->exited) send(*q, control::Inject{p->address, PeerLost{p->address}});
   // A party the run starts with that cannot start: there is no run.
   if (!clock_started_ && !p->ready && ending_ == Ending::Running)
     finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");

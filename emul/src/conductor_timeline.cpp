@@ -66,10 +66,6 @@ void Conductor::take_down(Address a) {
   p->killed = true;
   signal_child(p->child.pid, SIGKILL);
   log_as(p->name, ev::PartyDown{});
-  // A tool-launcher hears nothing from PMIx 4.2.2 when one of its own tools goes away
-  // (docs/pmix-compat.md): the scheduler learns it from the emulation, as from its OS.
-  if (a.kind == PartyKind::Requestor)
-    if (Party* s = find(Address::scheduler())) send(*s, control::Inject{a, PeerLost{a}});
 }
 
 void Conductor::fail_node(NodeId node) {

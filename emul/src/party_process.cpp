@@ -163,8 +163,9 @@ void PartyProcess::handle(control::Servers&& f) {
 
 void PartyProcess::handle(control::Inject&& f) {
   if (!env_) return;
-  if (std::holds_alternative<PeerLost>(f.msg) && f.from.kind == PartyKind::Requestor)
-    return pmix_->tool_gone(f.from);
+  // A party's process ended: news for our PMIx if it was a tool of ours or a server we used (the
+  // daemon links say it themselves, as their sockets close).
+  if (std::holds_alternative<PeerLost>(f.msg)) return pmix_->peer_gone(f.from);
   env_->deliver(f.from, std::move(f.msg));
 }
 

@@ -167,10 +167,12 @@ void PmixHost::on_lost(const Proc& who) {
   if (news) env_->deliver(*from, PeerLost{*from});
 }
 
-void PmixHost::tool_gone(Address tool) {
-  auto it = tools_.find(tool);
-  if (it == tools_.end()) return;
-  on_lost(it->second.proc);
+void PmixHost::peer_gone(Address peer) {
+  if (auto it = tools_.find(peer); it != tools_.end()) return on_lost(it->second.proc);
+  if (attached_.erase(peer)) {
+    if (primary_ == peer) primary_.reset();
+    if (env_) env_->deliver(peer, PeerLost{peer});
+  }
 }
 
 bool PmixHost::busy() const { return !held_.empty(); }

@@ -70,8 +70,11 @@ class PmixHost {
   // Takes `msg` for `to` when PMIx carries it: an answer to one of `to`'s calls, a message for
   // a tool attached here, a call to a server. False when it cannot reach `to`.
   bool carry(Address to, Message& msg);
-  // A tool that went away as the OS says (a tool of the scheduler: 4.2.2 does not tell it).
-  void tool_gone(Address tool);
+  // A party whose process ended, as its launcher says: a tool of ours or a server we attached to
+  // is lost (once: PMIx may have said so already). 4.2.2 tells a tool-launcher nothing of its
+  // own tools, a tool nothing of a server that is not its primary one, and a server not always
+  // of a tool killed early in its life (docs/pmix-compat.md).
+  void peer_gone(Address peer);
   // Something PMIx was asked for is not done yet (a call in flight, an up-call not answered).
   bool busy() const;
   std::uint64_t calls_made() const { return calls_made_; }
