@@ -19,9 +19,13 @@ int main(int argc, char** argv) {
 #ifdef PMIXFLOW_HAVE_EMUL
   add(add_emul);
   add(add_party);
+  add(add_request);
+  add(add_session);
+  add(add_spawn);
 #endif
   add(add_report);
   add(add_diff);
+  add(add_outcomes);
   add(add_events);
   try {
     app.parse(argc, argv);

@@ -107,6 +107,22 @@ void run_for(double wall) {
   std::_Exit(128 + signal);  // not reached: every signal read_options takes ends a process
 }
 
+void on_application_signal(int) {}
+
+// The job is an application that handles its signals, as the simulator's processes are: only
+// SIGHUP, SIGINT, SIGTERM and SIGKILL end it (sim/src/timed_processes.cpp, terminates()); any
+// other a session's PMIX_SESSION_SIGNAL delivers is caught and the job runs on. SIGSTOP and
+// SIGCONT keep their meaning. (An --exit-signal is raised with its default action restored.)
+void handle_application_signals() {
+  struct sigaction caught {};
+  caught.sa_handler = on_application_signal;
+  sigemptyset(&caught.sa_mask);
+  for (int s = 1; s < NSIG; ++s) {
+    if (s == SIGHUP || s == SIGINT || s == SIGTERM || s == SIGKILL || s == SIGSTOP || s == SIGCONT) continue;
+    sigaction(s, &caught, nullptr);  // fails harmlessly for the numbers that are no signal
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,6 +135,7 @@ int main(int argc, char** argv) {
         stderr);
     return 2;
   }
+  handle_application_signals();
   struct sigaction on_cont {};
   on_cont.sa_handler = on_continue;
   sigemptyset(&on_cont.sa_mask);

@@ -2,7 +2,11 @@
 #include "conductor.hpp"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
 
 #include "pmixflow/log/event_codec.hpp"
 #include "pmixflow/proto/wire.hpp"
@@ -49,9 +53,8 @@ PartySpec Conductor::spec_for(Address address) const {
   s.owner = ::geteuid();
   s.allowed = options_.allow;
   // The users the scenario gives its requestors are let in: they are this run's own.
-  if (::geteuid() == 0)
-    for (const auto& r : deployment_.requestors)
-      if (r.own_user) s.allowed.push_back(r.credentials.uid);
+  for (const auto& r : deployment_.requestors)
+    if (r.own_user) s.allowed.push_back(r.credentials.uid);
   return s;
 }
 
@@ -66,15 +69,25 @@ Conductor::Party& Conductor::spawn(Address address, bool start_fails) {
   r.program = options_.program;
   r.args = {"party", "--as", p.name};
   if (start_fails) r.args.push_back("--fail-start");
-  r.env = {"PMIX_MCA_gds=hash", "TMPDIR=" + dir_.party_dir(p.name)};
-  if (address.kind == PartyKind::Requestor && ::geteuid() == 0) {
+  r.env = {"PMIX_MCA_gds=hash"};
+#if defined(__SANITIZE_ADDRESS__)
+  // libpmix's known leaks are suppressed by the names of its functions (emul/sanitizer_defaults.cpp),
+  // which only the slow unwinder sees through a library without frame pointers.
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  r.env.push_back(std::string("ASAN_OPTIONS=") + (asan ? std::string(asan) + ":" : "") + "fast_unwind_on_malloc=0");
+  const char* lsan = std::getenv("LSAN_OPTIONS");
+  r.env.push_back(std::string("LSAN_OPTIONS=") + (lsan ? std::string(lsan) + ":" : "") + "use_tls=0");
+#endif
+  r.env.push_back("TMPDIR=" + dir_.party_dir(p.name));
+  if (address.kind == PartyKind::Requestor) {
     // The user the scenario names for this requestor is its process's real one: what its
     // servers see. The others run as the emulation's user.
     const RequestorDeployment& rd = deployment_.requestors.at(address.index);
     const Credentials c = rd.credentials;
-    if (rd.own_user && c.uid != 0) {
+    if (rd.own_user && c.uid != ::geteuid()) {
       r.as_user = std::make_pair(static_cast<uid_t>(c.uid), static_cast<gid_t>(c.gid));
-      r.env.back() = "TMPDIR=" + dir_.foreign_dir(p.name, c.uid, c.gid);
+      // Root's directory is closed to that user; in a user namespace the process is still us.
+      if (::geteuid() == 0) r.env.back() = "TMPDIR=" + dir_.foreign_dir(p.name, c.uid, c.gid);
     }
   }
   p.child = launch(r);
@@ -133,7 +146,7 @@ void Conductor::handle(Party& p, control::Ready&& f) {
   if (!clock_started_) {
     // The clock starts once everything up from time 0 is ready (start()).
     bool all = true;
-    for (auto& [serial, q] : parties_) all = all && (q->ready || q->exited);
+    for (auto& [serial, q] : parties_) all = all && (q->ready || q->exited || q->killed);
     if (all) start_clock();
     return;
   }
@@ -194,16 +207,27 @@ void Conductor::on_exit(std::uint64_t serial) {
   if (!p) return;
   loop_.unwatch(p->exit_watch);
   p->exit_watch = 0;
-  reap(p->child.pid);
+  const auto status = reap(p->child.pid);
   p->exited = true;
+  // A party that ends on its own before it was told to is worth a word: the run goes on without it.
+  if (status && !p->killed && ending_ == Ending::Running && !p->start_fails &&
+      (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0))
+    std::cerr << "pmixflow emul: " << p->name << "'s process ended unexpectedly ("
+              << (WIFSIGNALED(*status) ? "signal " + std::to_string(WTERMSIG(*status))
+                                       : "status " + std::to_string(WEXITSTATUS(*status)))
+              << ")\n";
   p->idle = true;
   last_activity_ = SteadyClock::now();
   // Its last frames may still be in its line: the line closes once they are read (on_link_closed).
   // A daemon that ends before its wire-up failed to start, whether it failed or its node died.
-  if (p->address.kind == PartyKind::Daemon && !p->ready) daemon_start_failed(p->address.index);
+  // (A daemon started ahead that was never launched, replaced by one that is to fail, is none.)
+  if (p->address.kind == PartyKind::Daemon && !p->ready && (p->went || p->go_when_ready))
+    daemon_start_failed(p->address.index);
   // Its peers hear it from its launcher too, as PRRTE's daemons report a process's end: PMIx
   // 4.2.2 does not always tell them (pmix_host.hpp, peer_gone).
-  if (p->ready)
+  // (A process the party has already been restarted past is old news: its peers know the new one.)
+  const auto current = current_.find(p->address);
+  if (p->ready && current != current_.end() && current->second == serial)
     for (auto& [other, q] : parties_)
       if (q.get() != p && q->set_up && !q->exited) send(*q, control::Inject{p->address, PeerLost{p->address}});
   // A party the run starts with that cannot start: there is no run.

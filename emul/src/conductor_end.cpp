@@ -45,7 +45,7 @@ void Conductor::check_quiet() {
     return finish(Ending::Timeout, "the flow was still going after " + std::to_string(options_.timeout_s) + " s");
   for (auto& [serial, p] : parties_)
     if (!p->exited && (!p->idle || !p->ready)) return;
-  if (merge_.held() > 0 || SteadyClock::now() - last_activity_ < kQuietFor) return;
+  if (SteadyClock::now() - last_activity_ < kQuietFor) return;
   finish(Ending::Quiet);
 }
 

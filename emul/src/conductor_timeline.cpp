@@ -15,6 +15,15 @@ void Conductor::start() {
   if (up_at_zero(deployment_.scheduler_schedule)) spawn(Address::scheduler()).go_when_ready = true;
   for (std::uint32_t i = 0; i < deployment_.requestors.size(); ++i)
     if (up_at_zero(deployment_.requestors[i].schedule)) spawn(Address::requestor(i)).go_when_ready = true;
+  // The DVM the controller starts with is launched with it, before the clock, and waits for the
+  // controller's word: the scenario's time 0 is a DVM being started, not processes being exec'd
+  // (the simulator charges a daemon's start 50 ms; a cold process here takes as long as the machine
+  // makes it, which is not the flow's time). Daemons the DVM grows by later start cold.
+  if (up_at_zero(deployment_.controller_schedule)) {
+    std::vector<NodeId> initial = deployment_.controller.initial_dvm;
+    if (cluster_.node(Cluster::kHead).schedulable) initial.push_back(Cluster::kHead);
+    for (NodeId n : initial) spawn(Address::daemon(n));
+  }
   quiet_check_ = loop_.after(std::chrono::milliseconds(20), [this] { check_quiet(); });
 }
 
@@ -81,7 +90,18 @@ void Conductor::fail_node(NodeId node) {
 
 void Conductor::start_daemon(NodeId node) {
   if (node >= cluster_.size()) return;
-  if (Party* d = find(Address::daemon(node)); d && !d->killed) return;  // already there
+  if (Party* d = find(Address::daemon(node)); d && !d->killed) {
+    if (d->went || failing_starts_.count(node) || dead_nodes_.count(node)) {
+      if (d->went) return;  // already there
+      // Started ahead, but this launch is to fail: that process is not the one launched.
+      d->killed = true;
+      signal_child(d->child.pid, SIGKILL);
+    } else {
+      ++daemons_started_;
+      d->ready ? go(*d) : void(d->go_when_ready = true);
+      return;
+    }
+  }
   ++daemons_started_;
   if (dead_nodes_.count(node)) {
     // Nothing can start on a dead node: its launcher says so once it has tried.

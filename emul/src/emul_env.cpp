@@ -40,7 +40,17 @@ void EmulEnv::notice(Address from, Message msg) {
   loop_.post([this, from, msg = std::move(msg)]() mutable { deliver(from, std::move(msg)); });
 }
 
+void EmulEnv::start() {
+  started_ = true;
+  if (role_) role_->start();
+  for (auto& [from, msg] : std::exchange(early_, {})) deliver(from, std::move(msg));
+}
+
 void EmulEnv::deliver(Address from, Message msg) {
+  if (!started_) {
+    early_.emplace_back(from, std::move(msg));
+    return;
+  }
   if (wants(log::EventKind::Recv)) log(recv_event(name_of(from), msg, encode_message(msg).size()));
   if (role_) role_->handle(from, std::move(msg));
 }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -30,8 +31,32 @@ std::vector<std::string> merged_environment(const std::vector<std::string>& extr
   return env;
 }
 
+// Another user's identity for a process started by a user who is not root: a user namespace in
+// which the process is that user (its own files stay its own, mapped), so that what its PMIx
+// library reports to the servers, and what they act on, is that user. The maps are written from
+// the parent's strings: the child only writes them.
+struct Identity {
+  std::string uid_map, gid_map;
+};
+
+bool write_file(const char* path, const std::string& text) {
+  const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return ok;
+}
+
+bool take_identity(const LaunchRequest& r, const Identity& id) {
+  const auto [uid, gid] = *r.as_user;
+  if (::geteuid() == 0) return ::setgroups(1, &gid) == 0 && ::setgid(gid) == 0 && ::setuid(uid) == 0;
+  return ::unshare(CLONE_NEWUSER) == 0 && write_file("/proc/self/setgroups", "deny") &&
+         write_file("/proc/self/uid_map", id.uid_map) && write_file("/proc/self/gid_map", id.gid_map);
+}
+
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void become_party(const LaunchRequest& r, int control, char* const* argv, char* const* envp) {
+[[noreturn]] void become_party(const LaunchRequest& r, const Identity& id, int control, char* const* argv,
+                               char* const* envp) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   sigset_t none;
@@ -40,10 +65,7 @@ std::vector<std::string> merged_environment(const std::vector<std::string>& extr
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD}) ::signal(s, SIG_DFL);
   // dup2 clears close-on-exec on the copy, but copies nothing when the line is 3 already.
   if (control == 3 ? ::fcntl(3, F_SETFD, 0) != 0 : ::dup2(control, 3) < 0) ::_exit(127);
-  if (r.as_user) {
-    const gid_t gid = r.as_user->second;
-    if (::setgroups(1, &gid) != 0 || ::setgid(gid) != 0 || ::setuid(r.as_user->first) != 0) ::_exit(126);
-  }
+  if (r.as_user && !take_identity(r, id)) ::_exit(126);
   ::execve(r.program.c_str(), argv, envp);
   ::_exit(127);
 }
@@ -62,9 +84,14 @@ Child launch(const LaunchRequest& request) {
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  Identity id;
+  if (request.as_user) {
+    id.uid_map = std::to_string(request.as_user->first) + " " + std::to_string(::geteuid()) + " 1";
+    id.gid_map = std::to_string(request.as_user->second) + " " + std::to_string(::getegid()) + " 1";
+  }
   const pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
-  if (pid == 0) become_party(request, theirs.get(), argv.data(), envp.data());
+  if (pid == 0) become_party(request, id, theirs.get(), argv.data(), envp.data());
   ::setpgid(pid, pid);  // also here: no race with a signal sent before the child got there
   Child c;
   c.pid = pid;

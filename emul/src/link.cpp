@@ -23,12 +23,21 @@ namespace {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-sockaddr_un unix_address(const std::string& path) {
+// A socket's address. A path longer than sockaddr_un holds (108 bytes: a deep $TMPDIR does it) is
+// reached through its directory's descriptor, /proc/self/fd/N/NAME, which the kernel resolves
+// as the long path: `dir` keeps that descriptor open for as long as the address is used.
+sockaddr_un unix_address(const std::string& path, UniqueFd& dir) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
-  if (path.size() >= sizeof a.sun_path)
-    throw std::invalid_argument("socket path too long (" + std::to_string(path.size()) + " bytes): " + path);
-  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  std::string use = path;
+  if (path.size() >= sizeof a.sun_path) {
+    const auto slash = path.rfind('/');
+    dir = UniqueFd(::open(slash == 0 ? "/" : path.substr(0, slash).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!dir) fail_errno("opening the directory of " + path);
+    use = "/proc/self/fd/" + std::to_string(dir.get()) + "/" + path.substr(slash + 1);
+    if (use.size() >= sizeof a.sun_path) throw std::invalid_argument("socket name too long: " + path);
+  }
+  std::memcpy(a.sun_path, use.c_str(), use.size() + 1);
   return a;
 }
 
@@ -213,7 +222,8 @@ Listener::Listener(Loop& loop, const Endpoint& where, std::function<void(UniqueF
     : loop_(loop), bound_(where), on_accept_(std::move(on_accept)) {
   if (where.kind == Endpoint::Kind::Unix) {
     fd_ = UniqueFd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-    const sockaddr_un a = unix_address(where.path);
+    UniqueFd dir;
+    const sockaddr_un a = unix_address(where.path, dir);
     ::unlink(where.path.c_str());
     // Created private: only this user may connect (the directory is private too).
     const mode_t old = ::umask(0177);
@@ -255,7 +265,8 @@ UniqueFd connect_to(const Endpoint& where, int timeout_ms) {
     int rc = -1;
     if (where.kind == Endpoint::Kind::Unix) {
       fd = UniqueFd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-      const sockaddr_un a = unix_address(where.path);
+      UniqueFd dir;
+      const sockaddr_un a = unix_address(where.path, dir);
       rc = ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a);
     } else {
       socklen_t len = 0;

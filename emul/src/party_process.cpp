@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "pmixflow/policies/policy.hpp"
@@ -9,6 +10,7 @@
 #include "pmixflow/roles/daemon.hpp"
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/emul/scheduler_memory.hpp"
 
 namespace pmixflow::emul {
 namespace {
@@ -39,6 +41,7 @@ PartyProcess::~PartyProcess() {
 
 int PartyProcess::run() {
   loop_.run();
+  save_memory_now();
   role_.reset();
   // PMIx's finalize talks to servers that may be gone: it gets a few seconds, then the process
   // ends anyway (the emulation removes what PMIx would have).
@@ -72,7 +75,9 @@ void PartyProcess::on_control(std::string&& bytes) {
 
 void PartyProcess::handle(control::Setup&& f) {
   spec_ = party_spec_from_json(nlohmann::json::parse(f.spec_json));
-  clock_.speed = spec_->speed;
+  // A party started after the run's clock started knows it now: whatever it logs before its go
+  // is stamped in the run's time (its go says the same epoch).
+  clock_ = RunClock::from_epoch_ns(spec_->epoch_ns, spec_->speed);
   workload_ = load_workload(spec_->inputs);
   machine_ = std::make_unique<EmulMachine>(spec_->machine, *workload_);
   plan_replay(*workload_, spec_->inputs, machine_->compute_nodes());
@@ -93,9 +98,16 @@ void PartyProcess::build_role() {
     case PartyKind::Controller:
       role_ = std::make_unique<Controller>(*env_, cluster, deployment_->controller);
       break;
-    case PartyKind::Scheduler:
-      role_ = std::make_unique<Scheduler>(*env_, cluster, make_policy(workload_->policy), deployment_->scheduler);
+    case PartyKind::Scheduler: {
+      auto scheduler = std::make_unique<Scheduler>(*env_, cluster, make_policy(workload_->policy), deployment_->scheduler);
+      // A restarted scheduler takes back what its earlier life granted (scheduler_memory.hpp).
+      if (auto saved = load_memory(spec_->run_dir + "/scheduler.memory")) {
+        saved_memory_ = *saved;
+        scheduler->remember(decode_memory(*saved));
+      }
+      role_ = std::move(scheduler);
       break;
+    }
     case PartyKind::Daemon: {
       auto runner = std::make_unique<RealProcesses>(loop_, clock_, spec_->payload);
       runner_ = runner.get();
@@ -104,6 +116,8 @@ void PartyProcess::build_role() {
     }
     case PartyKind::Requestor: {
       const RequestorDeployment& r = deployment_->requestors.at(a.index);
+      for (const auto& call : r.plan)
+        if (std::find(calls_to_.begin(), calls_to_.end(), call.via) == calls_to_.end()) calls_to_.push_back(call.via);
       role_ = std::make_unique<Requestor>(*env_, r.identity, r.plan);
       break;
     }
@@ -151,7 +165,14 @@ void PartyProcess::handle(control::Go&& f) {
   clock_.epoch = RunClock::from_epoch_ns(f.epoch_ns, clock_.speed).epoch;
   pmix_->accept();
   env_->log(ev::PartyUp{});
-  role_->start();
+  env_->start();
+  going_ = true;
+  loop_.post([this] { prepare_calls(); });
+}
+
+void PartyProcess::prepare_calls() {
+  if (!going_) return;
+  for (Address a : calls_to_) pmix_->prepare(a);
 }
 
 void PartyProcess::handle(control::Servers&& f) {
@@ -159,6 +180,7 @@ void PartyProcess::handle(control::Servers&& f) {
   for (const auto& e : directory_->servers()) directory_->drop_server(e.address);
   for (const auto& e : f.entries) directory_->set_server(e);
   if (pmix_) pmix_->servers_changed();
+  prepare_calls();
 }
 
 void PartyProcess::handle(control::Inject&& f) {
@@ -188,8 +210,30 @@ bool PartyProcess::carry(Address to, Message& msg) {
   return pmix_ && pmix_->carry(to, msg);
 }
 
+void PartyProcess::save_memory_now() {
+  const auto* scheduler = dynamic_cast<const Scheduler*>(role_.get());
+  if (!scheduler || !going_) return;
+  std::string bytes = encode_memory(scheduler->memory());
+  if (bytes == saved_memory_) return;
+  save_memory(spec_->run_dir + "/scheduler.memory", bytes);
+  saved_memory_ = std::move(bytes);
+}
+
 void PartyProcess::report_activity() {
   if (!env_) return;
+  // The scheduler saves what it keeps across a restart as it goes; not on every message of a
+  // long replay: at most every 20 ms, which no scenario's steps come closer than.
+  if (SteadyClock::now() - saved_when_ > std::chrono::milliseconds(20)) {
+    saved_when_ = SteadyClock::now();
+    save_memory_now();
+  } else if (!save_armed_ && dynamic_cast<const Scheduler*>(role_.get())) {
+    save_armed_ = true;  // the last change of a burst is saved too, once the burst is over
+    loop_.after(std::chrono::milliseconds(25), [this] {
+      save_armed_ = false;
+      saved_when_ = SteadyClock::now();
+      save_memory_now();
+    });
+  }
   const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs() == 0) && !(pmix_ && pmix_->busy());
   const auto now = SteadyClock::now();
   const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;

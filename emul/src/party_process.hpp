@@ -44,6 +44,8 @@ class PartyProcess final : private Uplink, private Transport {
   void on_link_message(Address from, Message msg);
   void finish(int status);
   void report_activity();
+  void prepare_calls();
+  void save_memory_now();
   void send(const control::Frame& f);
 
   // Uplink
@@ -66,6 +68,11 @@ class PartyProcess final : private Uplink, private Transport {
   std::unique_ptr<ControllerLink> controller_;  // a daemon's
   RealProcesses* runner_ = nullptr;             // a daemon's, owned by its role
   std::unique_ptr<Role> role_;                  // last: it refers to everything above
+  std::vector<Address> calls_to_;  // a requestor's: the servers its plan calls through
+  bool going_ = false;
+  std::string saved_memory_;  // the scheduler's, as last written
+  SteadyClock::time_point saved_when_{};
+  bool save_armed_ = false;
   int status_ = 0;
   bool reported_idle_ = true;
   std::uint64_t reported_at_messages_ = 0;

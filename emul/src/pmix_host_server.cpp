@@ -127,18 +127,17 @@ pmix_status_t PmixUpcalls::job_control(const pmix_proc_t* requestor, const pmix_
     }
     auto msg = from_carrier(from_pmix(directives, ndirs));
     if (!msg) return PMIX_ERR_NOT_SUPPORTED;  // a genuine job control: not part of the flow
-    h->loop_.post([h, caller, msg = std::move(*msg), cbfunc, cbdata]() mutable {
+    // A message carried up is taken as it arrives: the job control's reply only says "received"
+    // (an answer to it, a ConnectResponse, is carried down on its own, as the RM's messages to its
+    // scheduler are).
+    cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+    h->loop_.post([h, caller, msg = std::move(*msg)]() mutable {
       const Address from = h->admit(caller);
-      if (auto* req = std::get_if<ConnectRequest>(&msg)) {
-        req->caller = caller;  // who declares is who is connected, whatever the message says
-        return h->upcall(from, std::move(msg), PmixHost::Answer::Info, reinterpret_cast<void*>(cbfunc), cbdata);
-      }
-      // An answer or an event carried up: taken as it arrives, nothing to reply but "received".
-      cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+      if (auto* req = std::get_if<ConnectRequest>(&msg)) req->caller = caller;  // who declares is who connected
       h->heard_from(from);
       const auto* n = std::get_if<Notification>(&msg);
       if (n && n->code == kToolReady) return;
-      if (h->env_) h->env_->deliver(from, std::move(msg));
+      h->carried_in(from, std::move(msg));
     });
     return PMIX_SUCCESS;
   });
@@ -181,6 +180,17 @@ void PmixHost::heard_from(Address tool) {
   auto held = held_.extract(tool);
   if (!held.empty())
     for (auto& m : held.mapped()) push(tool, m);
+}
+
+void PmixHost::carried_in(Address from, Message msg) {
+  const auto it = tools_.find(from);
+  if (it != tools_.end() && it->second.connection.admitted && accepting_ && env_) return env_->deliver(from, std::move(msg));
+  // Not let in, or not up yet: a declaration gets its refusal, anything else is dropped (it was
+  // an answer or an event nobody waits on here).
+  if (const auto* req = std::get_if<ConnectRequest>(&msg)) {
+    Message no = ConnectResponse{req->id, accepting_ ? Status::ErrNoPermissions : Status::ErrUnreach};
+    push(from, no);
+  }
 }
 
 void PmixHost::upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata) {

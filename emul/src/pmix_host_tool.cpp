@@ -24,7 +24,7 @@ struct CallCtx {
 };
 
 // The library saying the connection is gone, not the server answering.
-bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION || rc == PMIX_ERR_UNREACH; }
+bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION; }
 
 }  // namespace
 
@@ -58,10 +58,10 @@ struct PmixReturns {
       msg = SessionCtrlResponse{ctx->id, st, std::move(info), ctx->corr};
     else if (ctx->kind == MessageKind::SpawnRequest)
       msg = SpawnResponse{ctx->id, st, std::move(nspace), {}, ctx->corr};
-    else if (ctx->kind == MessageKind::ConnectRequest)
-      msg = ConnectResponse{ctx->id, st};
+    else if (rc != PMIX_SUCCESS && ctx->kind == MessageKind::ConnectRequest)
+      msg = Unreachable{ctx->server, ctx->kind, ctx->id, ctx->corr};  // the declaration never got there
     else
-      return;  // an answer or an event carried up: nothing comes back for the role
+      return;  // carried up (carrier.hpp): its answer, if it has one, comes down on its own
     h->loop_.post([h, server = ctx->server, msg = std::move(msg)]() mutable { h->returned(server, std::move(msg)); });
   }
 };

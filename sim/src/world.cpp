@@ -90,6 +90,13 @@ void World::kill_node(NodeId node) {
   daemon->env->clear_role_timers();
   refuse_early(*daemon);
   deliver_now(*controller, daemon->address, PeerLost{daemon->address});
+  // Its local tools' connections break too: a call waiting in the daemon is answered by the
+  // tool's own library (PMIX_ERR_UNREACH), as a real tool whose server dies sees it.
+  for (Incoming* conn : daemon->incoming_from.in_order()) {
+    if (!conn->peer || conn->from.kind != PartyKind::Requestor) continue;
+    conn->peer = false;
+    send(*daemon, conn->from, PeerLost{daemon->address});
+  }
 }
 
 void World::deliver_now(Party& to, Address from, Message msg) {

@@ -33,9 +33,11 @@ TEST_P(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
     }
   }
   EXPECT_LT(index_of(run, "alloc.grant", "s#1"), index_of(run, "spawn.launch", "s#1"));
-  EXPECT_EQ(answer_info(run, "s#1", "pmix.alloc.id"), "alloc-1");
-  EXPECT_EQ(answer_info(run, "s#1", "pmix.session.id"), 1);
+  // PMIx_Spawn answers with the job's namespace; the allocation it was served with is the grant's.
+  EXPECT_EQ(only(run, "alloc.grant", "s#1")["alloc"], "alloc-1");
+  EXPECT_EQ(only(run, "spawn.launch", "s#1")["session"], 1);
   EXPECT_EQ(answer_info(run, "s#1", "pmix.nspace"), "job-1.1");
+  EXPECT_EQ(answer_info(run, "s#1", "pmix.alloc.id"), nullptr) << "PMIx_Spawn's callback carries no info";
 }
 
 TEST_P(SpawnAlloc, ActivateIsAnsweredLocally) {
@@ -154,7 +156,7 @@ TEST_P(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
                                   "controller>daemon:n01:launch_procs",
                                   "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
                               }));
-  EXPECT_EQ(answer_info(run, "s#1", "pmix.alloc.id"), "dvm-alloc-1");
+  EXPECT_EQ(only(run, "session.instantiate", "s#1")["alloc"], "dvm-alloc-1");
   // The failed launch: released (served locally too) before the spawn returns its error.
   expect_no_scheduler_decision(run, "x#1");
   const long release = index_of(run, "spawn.release", "x#1");

@@ -103,6 +103,10 @@ void Requestor::handle(Address from, Message&& msg) {
 void Requestor::answer(std::uint64_t id, Status status, InfoList info) {
   auto it = outstanding_.find(id);
   if (it == outstanding_.end()) return;  // answered already: only the first answer counts
+  // What the caller gets is what the PMIx client library hands it: an error comes without info
+  // (OpenPMIx unpacks a reply's info only after a success status: src/common/pmix_query.c,
+  // query_cbfunc), whatever the server put beside it.
+  if (status != Status::Success) info = {};
   const Outstanding out = std::move(it->second);
   outstanding_.erase(it);
   env_.log(

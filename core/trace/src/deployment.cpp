@@ -105,6 +105,12 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   d.controller.no_scheduler = sc.no_scheduler;
   d.controller.initial_dvm = initial_dvm(sc, cluster);
   d.controller_schedule = {{sc.controller_start, true}};
+  if (sc.controller_fail) {
+    if (*sc.controller_fail < sc.controller_start)
+      throw InputError(sc.origin, 0, "controller_fail", "the controller fails before it starts");
+    d.controller_schedule.emplace_back(*sc.controller_fail, false);
+    d.last_call = std::max(d.last_call, *sc.controller_fail);
+  }
   d.scheduler = scheduler_config(sc, in, cluster);
   for (const auto& a : sc.scheduler_actions) d.last_call = std::max(d.last_call, a.at);
   if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);

@@ -335,6 +335,10 @@ bool parse_event(const std::string& op, const json& j, const LineReader& r, std:
   } else if (op == "assert") {
     sc.assertions.push_back(
         parse_assertion(j, line, [&r](const std::string& field, const std::string& what) { r.fail(field, what); }));
+  } else if (op == "controller_fail") {
+    r.only(j, {"op", "at", "comment"}, "");
+    if (sc.controller_fail) r.fail("op", "the controller fails once: a second controller_fail");
+    sc.controller_fail = r.number(j, "at");
   } else if (op == "requestor_exit") {
     r.only(j, {"op", "at", "requestor", "comment"}, "");
     sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
@@ -423,7 +427,8 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
     r.fail("op",
            "unknown operation \"" + op +
                "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-               "node_fail, daemon_start_fails, requestor_exit, scheduler_session_control, scheduler_connect, assert)");
+               "node_fail, daemon_start_fails, controller_fail, requestor_exit, scheduler_session_control, scheduler_connect, "
+               "assert)");
   return c;
 }
 
@@ -473,6 +478,17 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
   if (!have_header) throw InputError(origin, 0, "", "empty scenario: the first line must be the header");
   check_assertion_calls(sc);
   return sc;
+}
+
+InfoList parse_info_json(std::string_view json_object, const std::string& origin, const std::string& where) {
+  const LineReader r(origin, 0);
+  json j;
+  try {
+    j = json::parse(json_object);
+  } catch (const json::parse_error& e) {
+    r.fail(where, std::string("not valid JSON: ") + e.what());
+  }
+  return r.info(j, where);
 }
 
 Scenario load_scenario(const std::string& path) {

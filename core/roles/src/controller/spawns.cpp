@@ -135,12 +135,12 @@ void Spawns::finish(std::uint64_t id, Status status, const std::string& nspace) 
   auto node = spawns_.extract(id);
   if (node.empty()) return;
   const Spawn& spawn = node.mapped();
-  InfoList info;
-  if (!spawn.alloc_id.empty() && status == Status::Success)
-    info.add(key::ALLOC_ID, spawn.alloc_id).add(key::SESSION_ID, spawn.session);
+  // PMIx_Spawn's callback carries the status and the job's namespace, nothing else
+  // (pmix_spawn_cbfunc_t): the allocation a PMIX_SPAWN_ALLOC was served with is in the log
+  // (spawn.alloc, spawn.launch), and the job's own info, not in the answer.
   p_.env.log(ev::SpawnAnswer{
       .corr = spawn.origin.corr, .to = p_.env.name_of(spawn.origin.address), .status = status, .nspace = nspace});
-  p_.env.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, std::move(info), spawn.origin.corr});
+  p_.env.send(spawn.origin.address, SpawnResponse{spawn.origin.id, status, nspace, {}, spawn.origin.corr});
 }
 
 }  // namespace pmixflow

@@ -42,4 +42,10 @@ void LiveAllocations::running(std::vector<RunningAllocation>& out) const {
   for (const auto& [id, live] : live_) out.push_back(live.view);
 }
 
+std::vector<Live> LiveAllocations::all() const {
+  std::vector<Live> out;
+  for (const auto& [id, live] : live_) out.push_back(live);
+  return out;
+}
+
 }  // namespace pmixflow

@@ -140,6 +140,19 @@ void ResourcePool::give_back(const SlotRuns& slots) {
   }
 }
 
+void ResourcePool::claim(const SlotRuns& slots) {
+  for (const auto& r : slots) {
+    if (down_[r.node]) continue;
+    std::uint32_t fresh = 0;
+    for (std::uint32_t i = r.first; i < r.first + r.count; ++i)
+      if (!used_[r.node][i]) {
+        used_[r.node][i] = true;
+        ++fresh;
+      }
+    use(r.node, fresh);
+  }
+}
+
 bool ResourcePool::node_down(NodeId n) {
   if (down_[n]) return false;
   down_[n] = true;

@@ -35,6 +35,17 @@ void Scheduler::start() {
   }
 }
 
+SchedulerMemory Scheduler::memory() const { return SchedulerMemory{next_key_, next_session_, live_.all()}; }
+
+void Scheduler::remember(SchedulerMemory memory) {
+  next_key_ = memory.next_key;
+  next_session_ = memory.next_session;
+  for (auto& live : memory.live) {
+    pool_.claim(live.slots);
+    live_.add(std::move(live));
+  }
+}
+
 void Scheduler::handle(Address from, Message&& msg) {
   std::visit([&](auto&& m) { on(from, std::move(m)); }, std::move(msg));
 }

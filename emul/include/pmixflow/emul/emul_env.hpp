@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/loop.hpp"
@@ -51,6 +53,9 @@ class EmulEnv final : public Env {
   bool wants(log::EventKind kind) const override { return wanted_[static_cast<std::size_t>(kind)]; }
   void record(const log::EventBuilder& event) override;
 
+  // The role is up: it is started, then handed what arrived for it before (a party's line may
+  // carry messages before its role starts: the RM's, held for a scheduler just attaching).
+  void start();
   // A message for the role, on the loop's thread: logged as received, then handled.
   void deliver(Address from, Message msg);
   // A notice the environment raises itself (a connection refused or broken): handled later on
@@ -71,6 +76,8 @@ class EmulEnv final : public Env {
   std::unordered_map<TimerId, LoopTimer> timers_;
   TimerId next_timer_ = 1;
   std::uint64_t sent_ = 0;
+  bool started_ = false;
+  std::vector<std::pair<Address, Message>> early_;
 };
 
 }  // namespace pmixflow::emul

@@ -19,7 +19,8 @@ struct LaunchRequest {
   std::string program;            // the pmixflow executable
   std::vector<std::string> args;  // after argv[0]
   std::vector<std::string> env;   // NAME=value added to (or replacing in) the emulation's environment
-  // Run as this user and group (the emulation runs as root): a requestor's real credentials.
+  // Run as this user and group: a requestor's real credentials. Root becomes the user; anyone
+  // else starts the process in a user namespace of its own, where it is that user.
   std::optional<std::pair<uid_t, gid_t>> as_user;
 };
 

@@ -66,6 +66,11 @@ class PmixHost {
   // The emulation's list of servers changed: a server this party was attached to that is gone
   // or elsewhere now is lost (4.2.2 tells a tool only of its primary server's loss).
   void servers_changed();
+  // Attaches now to a server this tool will call, if it is up: a tool connects when it starts,
+  // not at its first call (which would then also wait for the connection's set-up).
+  void prepare(Address server) {
+    if (started_ && options_.mode != PmixHostOptions::Mode::Server && directory_.server(server)) attach(server);
+  }
 
   // Takes `msg` for `to` when PMIx carries it: an answer to one of `to`'s calls, a message for
   // a tool attached here, a call to a server. False when it cannot reach `to`.
@@ -110,7 +115,7 @@ class PmixHost {
   // pmix_host.cpp: start and stop, event handlers
   void register_handlers();
   void on_event(int code, const Proc& source, InfoList payload, bool for_me);
-  void on_lost(const Proc& who);
+  void on_lost(const Proc& who, bool from_launcher);
 
   // pmix_host_server.cpp: up-calls in, answers and events out
   Address admit(const Proc& proc);
@@ -118,6 +123,7 @@ class PmixHost {
   bool answer(Address to, Message& msg);
   bool push(Address tool, Message& msg);
   void heard_from(Address tool);
+  void carried_in(Address from, Message msg);
   void complete(Pending p, Status status, const Message* with);
 
   // pmix_host_tool.cpp: attaching and calling

@@ -52,6 +52,17 @@ struct SchedulerConfig {
   std::vector<ScriptedCall> script;  // calls a scenario makes it place itself (script.cpp)
 };
 
+// What a scheduler keeps across its own restart, as a real one keeps it in its saved state
+// (Slurm's StateSaveLocation): the allocations it granted, the slots they hold, its counters. The
+// queue and the calls it had in flight go with the process: their callers were told
+// PMIX_ERR_UNREACH when its connections broke. The simulator's scheduler keeps its object across
+// a restart; the emulator's, a new process, is handed this (emul/src/scheduler_memory.cpp).
+struct SchedulerMemory {
+  std::uint64_t next_key = 1;
+  std::uint32_t next_session = 1;
+  std::vector<Live> live;
+};
+
 class Scheduler final : public Role {
  public:
   Scheduler(Env& env, const Cluster& cluster, std::unique_ptr<Policy> policy, SchedulerConfig config = {});
@@ -61,6 +72,9 @@ class Scheduler final : public Role {
   void handle(Address from, Message&& msg) override;
 
   bool rm_connected() const { return rm_connected_; }
+  SchedulerMemory memory() const;
+  // Before start(): takes back what an earlier life of this scheduler granted.
+  void remember(SchedulerMemory memory);
 
  private:
   class View;

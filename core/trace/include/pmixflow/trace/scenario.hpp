@@ -69,6 +69,7 @@ struct Scenario {
   std::string description;
   // Controller
   double controller_start = 0;
+  std::optional<double> controller_fail;  // when the controller's process dies (controller_fail)
   bool connect_to_scheduler = true;
   NoSchedulerMode no_scheduler = NoSchedulerMode::Hold;
   std::string dvm = "head";    // "head", "all", or a --host list
@@ -97,5 +98,11 @@ struct Scenario {
 // Throws InputError naming the file, the line and the field.
 Scenario parse_scenario(std::istream& in, const std::string& origin);
 Scenario load_scenario(const std::string& path);
+
+// One JSON object of PMIx attributes read exactly as a scenario line's "info" is (keys by
+// upstream name or key string, values typed as PMIx types them), for inputs that speak the same
+// attributes elsewhere (trace/info_text.hpp). Throws InputError naming `origin` and the field
+// as `where`.KEY.
+InfoList parse_info_json(std::string_view json_object, const std::string& origin, const std::string& where);
 
 }  // namespace pmixflow

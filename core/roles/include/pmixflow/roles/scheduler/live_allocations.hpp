@@ -40,6 +40,8 @@ class LiveAllocations {
   std::vector<Live*> owned_by(const Principal& caller);  // what the caller may manage
   // How the policy sees them, all.
   void running(std::vector<RunningAllocation>& out) const;
+  // Every one, in alloc id order (what a scheduler keeps across its restart).
+  std::vector<Live> all() const;
 
  private:
   std::map<std::string, Live> live_;  // by alloc id: every pass over them goes in this order

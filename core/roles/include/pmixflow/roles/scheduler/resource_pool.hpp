@@ -57,6 +57,8 @@ class ResourcePool {
   // onto few nodes. Whole nodes for a node count, and for a cpu count in exclusive mode.
   SlotRuns take(const Need& need);
   void give_back(const SlotRuns& slots);
+  // Exactly these slots are in use again: a restarted scheduler taking back what it had granted.
+  void claim(const SlotRuns& slots);
   // A dead node leaves the pool for good. False when it was already out.
   bool node_down(NodeId node);
 

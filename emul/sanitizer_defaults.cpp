@@ -1,17 +1,11 @@
-// The sanitizer settings of emul_tests as a whole (one definition each per binary), for the
-// PMIx peers of compat_test.cpp: forked children that run LeakSanitizer themselves before they
-// _exit (pmix_peer.hpp). Compiled to nothing without AddressSanitizer.
+// The leaks of OpenPMIx 4.2.2 itself, for LeakSanitizer in every binary that runs PMIx (one
+// definition per binary, so this file is added to each executable, not to a library: `pmixflow`,
+// whose parties are PMIx servers and tools, and emul_tests). The suppressions name libpmix's
+// functions, which it compiles without frame pointers: they match only with the slow unwinder
+// (fast_unwind_on_malloc=0), which the emulation asks for in its parties' environment and
+// emul_tests in its own defaults - not the whole of `pmixflow`, whose simulator it would slow.
+// Compiled to nothing without AddressSanitizer.
 #if defined(__SANITIZE_ADDRESS__)
-
-// libpmix has no frame pointers: ASan's fast unwinder stops at its first frame, too shallow for
-// the suppressions below, so allocations are unwound the slow way in this binary.
-extern "C" const char* __asan_default_options() { return "fast_unwind_on_malloc=0"; }
-
-// GCC 12's LeakSanitizer, checking a forked peer after earlier tests ran in the test process,
-// reads a bogus dynamic-TLS range of the main thread ("DTLS 6 at 0x1c3b-0x400002d3d" with
-// verbosity=2) and its tracer dies with SIGSEGV: no leak report at all. Not scanning TLS as a
-// root can only add reports, never hide one (nothing of ours is held only from TLS); it adds none.
-extern "C" const char* __lsan_default_options() { return "use_tls=0"; }
 
 // The leaks LeakSanitizer finds inside OpenPMIx 4.2.2 itself, each named by the library function
 // that makes it (docs/pmix-compat.md lists them with sizes and sources). Any other leak, ours or

@@ -1,0 +1,93 @@
+// `pmixflow emul` as a user runs it: the demo on real processes and real PMIx, writing what the
+// simulator writes; stopped by Ctrl-C; a run whose controller is killed. After each, nothing of
+// it is left: no process, no socket, no file in its temporary directory.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include "emul_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+void expect_nothing_left(const EmulRun& run) {
+  EXPECT_TRUE(processes_with_env(run.tmp().string()).empty()) << "processes of the run are still there";
+  const auto files = leftovers(run.tmp());
+  EXPECT_TRUE(files.empty()) << "left behind: " << (files.empty() ? "" : files.front());
+}
+
+TEST(Emulation, TheDemoRunsOnRealProcessesAndLeavesNothingBehind) {
+  EmulRun run("demo");
+  run.start({"--speed", "8", "--quiet"});
+  const auto code = run.wait(std::chrono::seconds(120));
+  ASSERT_TRUE(code.has_value()) << "the demo did not end";
+  EXPECT_EQ(*code, 0) << run.err();
+  const auto events = read_events(run.out() / "events.jsonl");
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front()["env"], "emul");
+  EXPECT_EQ(events.back()["ev"], "log.end") << "the log has its closing line";
+  EXPECT_TRUE(std::filesystem::exists(run.out() / "jobs.csv"));
+  const json summary = json::parse(slurp(run.out() / "summary.json"));
+  EXPECT_EQ(summary["expectations"]["checked"], 8);
+  EXPECT_TRUE(summary["expectations"]["failures"].empty()) << summary["expectations"].dump(2);
+  // Jobs ran as processes: the daemons said their processes were running and ended.
+  int running = 0;
+  for (const auto& e : events) running += e.value("ev", "") == "procs.running";
+  EXPECT_GE(running, 4);
+  expect_nothing_left(run);
+}
+
+TEST(Emulation, ItsDirectoriesArePrivateWhileItRuns) {
+  EmulRun run("private");
+  run.start({"--speed", "4", "--quiet", "--hold"});
+  ASSERT_TRUE(run.wait_for([&] { return run.run_dir().has_value(); }, std::chrono::seconds(60))) << run.err();
+  const auto dir = *run.run_dir();
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.is_directory()) {
+      ASSERT_EQ(::stat(e.path().c_str(), &st), 0);
+      EXPECT_EQ(st.st_mode & 0077, 0u) << e.path() << " is open to others";
+    }
+  run.signal(SIGINT);
+  ASSERT_TRUE(run.wait(std::chrono::seconds(30)).has_value());
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "the run directory outlives its emulation";
+  expect_nothing_left(run);
+}
+
+TEST(Emulation, CtrlCStopsEveryPartyAndLeavesACutLogAndNoResults) {
+  EmulRun run("interrupted");
+  run.start({"--speed", "1", "--quiet"});  // the demo takes a minute at this speed
+  // Interrupted in full flight: daemons and jobs are running.
+  ASSERT_TRUE(run.wait_for([&] { return processes_with_env(run.tmp().string()).size() >= 8; },
+                           std::chrono::seconds(60)));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  run.signal(SIGINT);
+  const auto code = run.wait(std::chrono::seconds(30));
+  ASSERT_TRUE(code.has_value()) << "Ctrl-C did not stop the emulation";
+  EXPECT_EQ(*code, 130) << run.err();
+  EXPECT_NE(run.err().find("interrupt"), std::string::npos) << run.err();
+  const auto events = read_events(run.out() / "events.jsonl");
+  ASSERT_FALSE(events.empty());
+  EXPECT_NE(events.back()["ev"], "log.end") << "an interrupted run's log must read as cut";
+  EXPECT_FALSE(std::filesystem::exists(run.out() / "summary.json")) << "a partial run left complete-looking results";
+  EXPECT_FALSE(std::filesystem::exists(run.out() / "jobs.csv"));
+  expect_nothing_left(run);
+}
+
+TEST(Emulation, AKilledControllerLeavesNoRequestorHangingAndNothingBehind) {
+  EmulRun run("controller-killed");
+  run.start({"--speed", "2", "--quiet", "--scenario", source_path("tests/scenarios/fault-controller-killed.jsonl")});
+  const auto code = run.wait(std::chrono::seconds(120));
+  ASSERT_TRUE(code.has_value()) << "the run did not end";
+  EXPECT_EQ(*code, 0) << run.err() << run.stdout_text();
+  const json summary = json::parse(slurp(run.out() / "summary.json"));
+  EXPECT_TRUE(summary["expectations"]["failures"].empty()) << summary["expectations"].dump(2);
+  for (const auto& c : summary["calls"]) EXPECT_TRUE(c.contains("answered")) << c.dump() << " was never answered";
+  expect_nothing_left(run);
+}
+
+}  // namespace
+}  // namespace pmixflow::test

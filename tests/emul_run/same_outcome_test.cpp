@@ -1,0 +1,75 @@
+// Same flow, same outcome: every conformance scenario (tests/scenarios/) runs in the simulator
+// and in the emulator, and what each run did - every call's answer, every session's and every
+// job's life in order, the scenario's own expectations and assertions - is the same (`pmixflow
+// outcomes A B`). Times are not outcomes. A scenario that cannot run in the emulator is listed
+// below with the reason.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "pmixflow/results/flow_outcomes.hpp"
+#include "pmixflow_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+// Scenario seconds per wall second in the emulator: slow enough that what takes real time here
+// (a process's start, a PMIx connection: tens of milliseconds) stays well inside the gaps a
+// scenario leaves between its steps (a second or more), as it does in the simulator.
+constexpr const char* kSpeed = "4";
+
+// Scenarios whose steps leave less room than a real machine needs, run slower.
+const std::map<std::string, std::string> kSlower{};
+
+// Scenarios the emulator does not run, and why.
+const std::map<std::string, std::string> kNotEmulated{};
+
+std::vector<std::string> scenarios() {
+  std::vector<std::string> names;
+  for (const auto& f : std::filesystem::directory_iterator(source_path("tests/scenarios")))
+    if (f.path().extension() == ".jsonl") names.push_back(f.path().stem().string());
+  std::sort(names.begin(), names.end());
+#ifdef PMIXFLOW_SANITIZED
+  // Under the sanitizers every process runs several times slower: a third of the scenarios, and
+  // every fault, keep the pass within CI's time; the normal build runs them all.
+  std::vector<std::string> some;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (i % 3 == 0 || names[i].rfind("fault-", 0) == 0) some.push_back(names[i]);
+  return some;
+#else
+  return names;
+#endif
+}
+
+class SameOutcome : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SameOutcome, InTheSimulatorAndTheEmulator) {
+  const std::string name = GetParam();
+  if (auto why = kNotEmulated.find(name); why != kNotEmulated.end()) GTEST_SKIP() << why->second;
+  const std::string file = "tests/scenarios/" + name + ".jsonl";
+  const auto dir = scratch_dir(name);
+  const auto sim = run_pmixflow({"sim", "--scenario", file, "--out", (dir / "sim").string(), "--quiet"},
+                                PMIXFLOW_SOURCE_DIR);
+  const auto slower = kSlower.find(name);
+  const auto emul = run_pmixflow({"emul", "--scenario", file, "--out", (dir / "emul").string(), "--quiet", "--speed",
+                                  slower == kSlower.end() ? kSpeed : slower->second.c_str(), "--timeout", "240"},
+                                 PMIXFLOW_SOURCE_DIR);
+  ASSERT_EQ(emul.exit_code, sim.exit_code) << "sim: " << sim.err << "\nemul: " << emul.err << emul.out;
+  const auto differences = outcome_differences(flow_outcomes((dir / "sim").string()), flow_outcomes((dir / "emul").string()));
+  std::string text;
+  for (const auto& d : differences) text += "\n  " + d;
+  EXPECT_TRUE(differences.empty()) << name << " (A: sim, B: emul):" << text;
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, SameOutcome, ::testing::ValuesIn(scenarios()), [](const auto& info) {
+  std::string n = info.param;
+  std::replace(n.begin(), n.end(), '-', '_');
+  return n;
+});
+
+}  // namespace
+}  // namespace pmixflow::test
