@@ -86,7 +86,8 @@ InfoList to_carrier(const Message& m) {
 }
 
 std::optional<Message> from_carrier(const InfoList& items) {
-  if (items.items.size() < 2 || items.items[0].key != kCarrierKey) return std::nullopt;
+  if (items.items.empty() || items.items[0].key != kCarrierKey) return std::nullopt;
+  if (items.items.size() < 2) throw std::invalid_argument("a carried message with a malformed header");
   const auto* name = std::get_if<std::string>(&items.items[0].value);
   const auto* count = std::get_if<std::uint32_t>(&items.items[1].value);
   if (!name || !count || items.items[1].key != kHeaderCount || items.items.size() < 2 + std::size_t{*count})

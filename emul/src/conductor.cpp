@@ -120,6 +120,7 @@ void Conductor::send(Party& p, const control::Frame& f) {
 void Conductor::on_frame(std::uint64_t serial, std::string&& bytes) {
   Party* p = by_serial(serial);
   if (!p) return;
+  last_activity_ = SteadyClock::now();  // a party that speaks is not quiet
   try {
     std::visit([&](auto&& f) { handle(*p, std::move(f)); }, control::decode(bytes));
   } catch (const std::exception& e) {
@@ -180,6 +181,8 @@ void Conductor::handle(Party& p, control::Bye&& f) {
 void Conductor::go(Party& p) {
   p.go_when_ready = false;
   p.went = true;
+  p.idle = false;  // starting its role: busy until it says otherwise
+  last_activity_ = SteadyClock::now();
   send(p, control::Go{clock_.epoch_ns()});
 }
 

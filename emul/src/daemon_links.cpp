@@ -26,7 +26,10 @@ void DaemonListener::accepted(UniqueFd fd) {
   c.link = std::make_unique<FrameLink>(
       loop_, std::move(fd), [this, serial](std::string&& f) { first_frame(serial, std::move(f)); },
       [this, serial](const std::string&) { closed(serial); });
-  if (const auto uid = c.link->peer_uid(); uid && *uid != owner_) c.link->close();  // not one of ours
+  if (const auto uid = c.link->peer_uid(); uid && *uid != owner_) {
+    c.link->close();  // not one of ours
+    loop_.post([this, serial] { conns_.erase(serial); });
+  }
 }
 
 void DaemonListener::first_frame(std::uint64_t serial, std::string&& frame) {

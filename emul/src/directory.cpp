@@ -23,7 +23,11 @@ Proc Directory::proc_of(Address a) const {
   switch (a.kind) {
     case PartyKind::Controller: return Proc{std::string(kDvmNspace), 0};
     case PartyKind::Scheduler: return Proc{std::string(kSchedulerNspace), 0};
-    case PartyKind::Daemon: return Proc{std::string(kDvmNspace), a.index};
+    // The head node's daemon (when it runs jobs) cannot be rank 0, the controller's: it takes
+    // the rank after the last node's.
+    case PartyKind::Daemon:
+      return Proc{std::string(kDvmNspace),
+                  a.index == Cluster::kHead ? static_cast<std::uint32_t>(daemon_names_.size()) : a.index};
     case PartyKind::Requestor:
       for (const auto& [proc, index] : tools_)
         if (index == a.index) return proc;
@@ -40,7 +44,12 @@ Address Directory::tool(const Proc& proc) {
 }
 
 std::optional<Address> Directory::address_of(const Proc& proc) const {
-  if (proc.nspace == kDvmNspace) return proc.rank == 0 ? Address::controller() : Address::daemon(proc.rank);
+  if (proc.nspace == kDvmNspace) {
+    if (proc.rank == 0) return Address::controller();
+    if (proc.rank == daemon_names_.size()) return Address::daemon(Cluster::kHead);
+    if (proc.rank < daemon_names_.size()) return Address::daemon(proc.rank);
+    return std::nullopt;
+  }
   if (proc.nspace == kSchedulerNspace) return Address::scheduler();
   const auto it = tools_.find(proc);
   if (it == tools_.end()) return std::nullopt;

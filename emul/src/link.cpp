@@ -198,7 +198,12 @@ void FrameLink::fail(const std::string& why) {
   watch_ = 0;
   fd_.reset();
   out_.clear();
-  if (on_closed_) on_closed_(why);
+  // Said after the call that found it has returned: a send that finds the peer gone must not
+  // call back into its caller from inside the send (Env's contract, proto/env.hpp).
+  if (!on_closed_) return;
+  loop_.post([alive = std::weak_ptr<bool>(alive_), fn = on_closed_, why] {
+    if (alive.lock()) fn(why);
+  });
 }
 
 void FrameLink::close() {
@@ -210,6 +215,12 @@ void FrameLink::close() {
 }
 
 std::optional<uid_t> FrameLink::peer_uid() const {
+  // The kernel answers SO_PEERCRED on a TCP socket too, with uid -1: only a Unix socket knows.
+  sockaddr_storage local{};
+  socklen_t local_len = sizeof local;
+  if (!open() || ::getsockname(fd_.get(), reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
+      local.ss_family != AF_UNIX)
+    return std::nullopt;
   ucred cred{};
   socklen_t len = sizeof cred;
   if (!open() || ::getsockopt(fd_.get(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return std::nullopt;
@@ -225,11 +236,10 @@ Listener::Listener(Loop& loop, const Endpoint& where, std::function<void(UniqueF
     UniqueFd dir;
     const sockaddr_un a = unix_address(where.path, dir);
     ::unlink(where.path.c_str());
-    // Created private: only this user may connect (the directory is private too).
-    const mode_t old = ::umask(0177);
-    const int rc = ::bind(fd_.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a);
-    ::umask(old);
-    if (rc != 0) fail_errno("bind " + where.path);
+    if (::bind(fd_.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) fail_errno("bind " + where.path);
+    // Private: only this user may connect (its directory is private too). Not by umask, which
+    // is the whole process's while PMIx's threads run.
+    ::chmod(where.path.c_str(), 0600);
   } else {
     socklen_t len = 0;
     const sockaddr_storage a = tcp_address(where, len);

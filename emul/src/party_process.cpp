@@ -138,7 +138,7 @@ void PartyProcess::open_links() {
   const std::string uri = pmix_->start();
   pmix_->set_env(env_.get());
   const LinkEvents events{[this](Address from, Message msg) { on_link_message(from, std::move(msg)); },
-                          [this](Address peer) { env_->deliver(peer, PeerLost{peer}); }};
+                          [this](Address peer) { env_->notice(peer, PeerLost{peer}); }};
   const Endpoint link = Endpoint::parse(spec_->daemon_link);
   if (a.kind == PartyKind::Controller) daemons_ = std::make_unique<DaemonListener>(loop_, link, spec_->owner, events);
   if (a.kind == PartyKind::Daemon) {
@@ -146,7 +146,7 @@ void PartyProcess::open_links() {
     // A daemon whose controller is gone has nobody to serve: it answers its callers (the role
     // does, on PeerLost) and ends, as PRRTE's daemons do when their HNP goes.
     mine.lost = [this](Address peer) {
-      env_->deliver(peer, PeerLost{peer});
+      env_->notice(peer, PeerLost{peer});
       loop_.after(std::chrono::milliseconds(200), [this] { finish(0); });
     };
     controller_ = std::make_unique<ControllerLink>(loop_, link, a.index, mine);
@@ -167,6 +167,8 @@ void PartyProcess::handle(control::Go&& f) {
   env_->log(ev::PartyUp{});
   env_->start();
   going_ = true;
+  // The emulation counts a party busy from its go until it says otherwise: it says so next round.
+  reported_idle_ = false;
   loop_.post([this] { prepare_calls(); });
 }
 

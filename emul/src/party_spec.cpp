@@ -75,7 +75,11 @@ PartySpec party_spec_from_json(const json& j) {
     s.machine.slot_unit = m.at("pus").get<bool>() ? SlotUnit::Pus : SlotUnit::Cores;
     j.at("epoch_ns").get_to(s.epoch_ns);
     j.at("speed").get_to(s.speed);
-    s.wanted = log::KindSet(j.at("wanted").get<std::string>());
+    const auto wanted = j.at("wanted").get<std::string>();
+    if (wanted.size() != log::kKindCount || wanted.find_first_not_of("01") != std::string::npos)
+      throw std::invalid_argument("a party's set-up: wanted: not " + std::to_string(log::kKindCount) +
+                                  " event kinds as 0s and 1s");
+    s.wanted = log::KindSet(wanted);
     j.at("run_dir").get_to(s.run_dir);
     j.at("daemon_link").get_to(s.daemon_link);
     j.at("payload").get_to(s.payload);

@@ -191,12 +191,11 @@ TEST(Carrier, UnknownOrUncarriedKindIsRefused) {
   EXPECT_THROW(from_carrier(to_carrier(Message(DaemonReady{4}))), std::invalid_argument);
 }
 
-TEST(Carrier, DISABLED_HeaderCutToItsFirstItemIsRefused) {
-  // BUG: carrier.hpp says from_carrier returns nullopt only when the first item is not
+TEST(Carrier, HeaderCutToItsFirstItemIsRefused) {
+  // carrier.hpp says from_carrier returns nullopt only when the first item is not
   // kCarrierKey and throws for a header of ours that is malformed; a list holding nothing but
   // the carrier key (size < 2) is returned as nullopt instead (carrier.cpp, from_carrier's
   // first line).
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   InfoList lone;
   lone.add(kCarrierKey, std::string("alloc_request"));
   EXPECT_THROW(from_carrier(lone), std::invalid_argument);

@@ -196,13 +196,12 @@ TEST_F(DaemonLinks, DaemonOfAnotherUserIsRefused) {
   EXPECT_EQ(controller_->connected(), 0u);
 }
 
-TEST_F(DaemonLinks, DISABLED_LossIsNeverReportedFromInsideTheControllersSend) {
-  // BUG: a send on a link whose peer has just gone fails with EPIPE inside FrameLink::send
+TEST_F(DaemonLinks, LossIsNeverReportedFromInsideTheControllersSend) {
+  // a send on a link whose peer has just gone fails with EPIPE inside FrameLink::send
   // (link.cpp, write_queued -> fail), which calls on_closed there and then; DaemonListener turns
   // that into LinkEvents::lost at once, and the party hands PeerLost to its role with
   // env_->deliver (party_process.cpp, open_links): the role is re-entered from inside its own
   // env.send(), which proto/env.hpp says never happens.
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   listen(unix_endpoint());
   auto d = daemon(unix_endpoint(), 3, at_daemon_);
   d->send(Message(DaemonReady{3}));
@@ -223,10 +222,9 @@ TEST_F(DaemonLinks, DISABLED_LossIsNeverReportedFromInsideTheControllersSend) {
   EXPECT_FALSE(lost_in_send) << "lost was reported from inside DaemonListener::send";
 }
 
-TEST_F(DaemonLinks, DISABLED_LossIsNeverReportedFromInsideTheDaemonsSend) {
-  // BUG: as above, on the daemon's side: ControllerLink::send reports the controller lost (and
+TEST_F(DaemonLinks, LossIsNeverReportedFromInsideTheDaemonsSend) {
+  // as above, on the daemon's side: ControllerLink::send reports the controller lost (and
   // the party then delivers PeerLost to the daemon role) from inside the send.
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   listen(unix_endpoint());
   auto d = daemon(unix_endpoint(), 3, at_daemon_);
   d->send(Message(DaemonReady{3}));
@@ -248,13 +246,12 @@ TEST_F(DaemonLinks, DISABLED_LossIsNeverReportedFromInsideTheDaemonsSend) {
   EXPECT_FALSE(lost_in_send) << "lost was reported from inside ControllerLink::send";
 }
 
-TEST_F(DaemonLinks, DISABLED_DaemonOverTcpIsAccepted) {
-  // BUG: over TCP, FrameLink::peer_uid() (link.cpp) returns uid 4294967295 (the kernel answers
+TEST_F(DaemonLinks, DaemonOverTcpIsAccepted) {
+  // over TCP, FrameLink::peer_uid() (link.cpp) returns uid 4294967295 (the kernel answers
   // SO_PEERCRED on a TCP socket with uid -1 rather than an error), and DaemonListener::accepted
   // (daemon_links.cpp) closes every connection whose peer uid is not the owner's: no daemon can
   // ever connect over TCP, which docs/emulation.md and daemon_links.hpp say is supported.
   // DaemonListener does not say which port it bound: find a free one with a Listener first.
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   std::string where;
   {
     Listener probe(loop_, Endpoint::parse("tcp:127.0.0.1:0"), [](UniqueFd) {});

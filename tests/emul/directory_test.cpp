@@ -54,12 +54,11 @@ TEST_F(DirectoryTest, IdentityAndAddressRoundTrip) {
   }
 }
 
-TEST_F(DirectoryTest, DISABLED_DaemonOnTheHeadNodeHasAnIdentityOfItsOwn) {
-  // BUG: with head_computes the emulation starts a daemon on the head node (node 0,
+TEST_F(DirectoryTest, DaemonOnTheHeadNodeHasAnIdentityOfItsOwn) {
+  // with head_computes the emulation starts a daemon on the head node (node 0,
   // conductor_timeline.cpp), and proc_of(daemon 0) is prte.0, the controller's identity:
   // address_of(prte.0) then says "controller", so what that daemon's PMIx server sends is
   // taken as the controller's (directory.cpp, proc_of / address_of).
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   EXPECT_NE(dir_.proc_of(Address::daemon(0)), dir_.proc_of(Address::controller()));
   EXPECT_EQ(dir_.address_of(dir_.proc_of(Address::daemon(0))), std::optional<Address>(Address::daemon(0)));
 }

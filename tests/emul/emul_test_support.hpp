@@ -72,11 +72,10 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-// The tests that show a bug of emul/src are named DISABLED_... (drop the prefix once it is fixed)
-// rather than ended with GTEST_SKIP(): a skip, like any failure, is recorded through gtest's
-// per-thread reporter, memory held only from thread-local storage; the Compat tests' forked PMIx
-// peers then check for leaks with use_tls=0 (sanitizer_options.cpp) and report it, so one skip
-// ahead of them fails five tests under ASan.
+// No test of emul_tests ends with GTEST_SKIP(): a skip, like any failure, is recorded through
+// gtest's per-thread reporter, memory held only from thread-local storage; the Compat tests'
+// forked PMIx peers then check for leaks with use_tls=0 (sanitizer_options.cpp) and report it, so
+// one skip ahead of them fails five tests under ASan. A test of a known bug is named DISABLED_.
 
 // Generous: what a test waits for takes milliseconds; a loaded machine may take far longer.
 inline constexpr auto kDeadline = std::chrono::seconds(20);

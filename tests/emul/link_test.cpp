@@ -385,12 +385,9 @@ TEST(Listener, TcpOnPortZeroReportsTheBoundPortAndWorks) {
   EXPECT_EQ(server.frames, std::vector<std::string>{"hello over tcp"});
 }
 
-TEST(Listener, DISABLED_PeerUidIsUnknownOverTcp) {
-  // BUG: peer_uid() is documented "(Unix sockets only)", but over TCP the kernel answers
-  // SO_PEERCRED with uid (uid_t)-1 instead of failing, so the link reports 4294967295 as the
-  // peer's user. DaemonListener (daemon_links.cpp) compares that to the owner and closes every
-  // TCP daemon: see DaemonLinks.DISABLED_DaemonOverTcpIsAccepted.
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
+TEST(Listener, PeerUidIsUnknownOverTcp) {
+  // Over TCP the kernel answers SO_PEERCRED with uid (uid_t)-1 instead of failing: taken as a
+  // user, it would make DaemonListener close every TCP daemon (DaemonLinks.DaemonOverTcpIsAccepted).
   Loop loop;
   Server server{loop, {}, {}};
   Listener listener(loop, Endpoint::parse("tcp:127.0.0.1:0"), [&](UniqueFd fd) { server.accept(std::move(fd)); });

@@ -183,12 +183,11 @@ TEST(PartySpec, FieldOfTheWrongTypeIsRefused) {
   EXPECT_THROW(party_spec_from_json(j), std::invalid_argument);
 }
 
-TEST(PartySpec, DISABLED_MalformedWantedKindsAreRefusedNamingTheField) {
-  // BUG: party_spec.cpp builds the KindSet with std::bitset's string constructor outside any
+TEST(PartySpec, MalformedWantedKindsAreRefusedNamingTheField) {
+  // party_spec.cpp builds the KindSet with std::bitset's string constructor outside any
   // check of its own: text that is not 0s and 1s throws the standard library's
   // std::invalid_argument ("bitset::_M_copy_from_ptr"), which names no field, and a string of
   // the wrong length is taken without complaint (a longer one is cut, a shorter one padded).
-  // Disabled, not skipped: see the note on DISABLED_ tests in emul_test_support.hpp.
   for (const std::string& wanted : {std::string("not bits"), std::string(log::kKindCount + 3, '1'), std::string("1")}) {
     json j = to_json(every_field());
     j["wanted"] = wanted;

@@ -68,7 +68,7 @@ TEST(Emulation, CtrlCStopsEveryPartyAndLeavesACutLogAndNoResults) {
   const auto code = run.wait(std::chrono::seconds(30));
   ASSERT_TRUE(code.has_value()) << "Ctrl-C did not stop the emulation";
   EXPECT_EQ(*code, 130) << run.err();
-  EXPECT_NE(run.err().find("interrupt"), std::string::npos) << run.err();
+  EXPECT_NE(run.err().find("stopped by Interrupt"), std::string::npos) << run.err();
   const auto events = read_events(run.out() / "events.jsonl");
   ASSERT_FALSE(events.empty());
   EXPECT_NE(events.back()["ev"], "log.end") << "an interrupted run's log must read as cut";

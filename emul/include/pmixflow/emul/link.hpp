@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,8 @@ inline constexpr std::uint32_t kMaxFrame = 64u << 20;
 // One connection, frame by frame: each frame is a 4-byte little-endian length and that many
 // bytes. Frames are handed over on the loop's thread in the order they were sent; a frame that
 // cannot be written at once is queued and written as the socket drains, so a send never blocks.
+// The link's end is told once, from the loop, never from inside the call that found it. An owner
+// never destroys a link from its own callbacks: it closes it, and lets it go later.
 class FrameLink {
  public:
   using OnFrame = std::function<void(std::string&& frame)>;
@@ -90,6 +93,7 @@ class FrameLink {
   std::deque<std::string> out_;
   std::size_t out_offset_ = 0;  // bytes of out_.front() already written
   std::uint64_t bytes_sent_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // for what it posts to its loop
 };
 
 // A listening socket; each accepted connection is handed over on the loop's thread. A Unix
