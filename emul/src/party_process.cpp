@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "pmixflow/policies/policy.hpp"
@@ -14,6 +15,15 @@
 
 namespace pmixflow::emul {
 namespace {
+
+void make_private(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace, ec);
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec))
+      std::filesystem::permissions(e.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                   std::filesystem::perm_options::replace, ec);
+}
 
 // A party with nothing to do says so at most this often while messages pass through it.
 constexpr auto kActivityEvery = std::chrono::milliseconds(50);
@@ -136,6 +146,9 @@ void PartyProcess::open_links() {
   o.allowed = spec_->allowed;
   pmix_ = std::make_unique<PmixHost>(loop_, *directory_, o);
   const std::string uri = pmix_->start();
+  // PMIx opens its server's directory to all (0755) and its rendezvous files with it: they are
+  // this user's alone, as the emulation's are (docs/emulation.md, "Who may come in").
+  if (!o.dir.empty()) make_private(o.dir);
   pmix_->set_env(env_.get());
   const LinkEvents events{[this](Address from, Message msg) { on_link_message(from, std::move(msg)); },
                           [this](Address peer) { env_->notice(peer, PeerLost{peer}); }};
@@ -236,7 +249,7 @@ void PartyProcess::report_activity() {
       save_memory_now();
     });
   }
-  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs() == 0) && !(pmix_ && pmix_->busy());
+  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs_going() == 0) && !(pmix_ && pmix_->busy());
   const auto now = SteadyClock::now();
   const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;
   if (idle == reported_idle_ && !moved) return;

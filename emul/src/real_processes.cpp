@@ -292,6 +292,14 @@ void RealProcesses::signal(const std::string& nspace, int signal) {
   if (it == jobs_.end()) return;
   // The group: every process of the job, and whatever they started themselves.
   ::kill(-it->second.pgid, signal);
+  if (signal == SIGSTOP) it->second.stopped = true;
+  if (signal == SIGCONT) it->second.stopped = false;
+}
+
+std::size_t RealProcesses::jobs_going() const {
+  std::size_t going = 0;
+  for (const auto& [nspace, job] : jobs_) going += job.stopped ? 0 : 1;
+  return going;
 }
 
 void RealProcesses::kill(const std::string& nspace) {

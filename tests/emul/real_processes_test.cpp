@@ -146,7 +146,9 @@ TEST_F(RealProcessesTest, AStoppedJobMakesNoProgress) {
   const pid_t first = runner->pids("job-1.1").at(0);
   char state = '?';
   loop.after(50ms, [&] { runner->signal("job-1.1", SIGSTOP); });
+  std::size_t going_while_stopped = 9;
   loop.after(300ms, [&] {
+    going_while_stopped = runner->jobs_going();
     std::ifstream stat("/proc/" + std::to_string(first) + "/stat");
     std::string pid, comm;
     stat >> pid >> comm >> state;
@@ -154,6 +156,9 @@ TEST_F(RealProcessesTest, AStoppedJobMakesNoProgress) {
   loop.after(550ms, [&] { runner->signal("job-1.1", SIGCONT); });
   run(1);
   EXPECT_EQ(state, 'T');  // really stopped, not merely told
+  // A stopped job waits on someone else: its daemon counts as idle, or a run whose session is
+  // paused for good would never end.
+  EXPECT_EQ(going_while_stopped, 0u);
   ASSERT_EQ(events.ended_.size(), 1u);
   EXPECT_EQ(events.ended_[0].exit.signal, 0);
   const double took = seconds(events.ended_[0].at - at);

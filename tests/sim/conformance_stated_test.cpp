@@ -57,6 +57,18 @@ TEST_P(Stated, ANamedNodeListIsGrantedOrRefused) { holds_everything(simulate("al
 
 TEST_P(Stated, TheControllersNodeNeverLeavesItsDvm) { holds_everything(simulate("inheritance-head-kept.jsonl"), 10); }
 
+TEST_P(Stated, ADaemonKilledWithARequestInItLeavesNoCallerHanging) {
+  holds_everything(simulate("fault-daemon-killed.jsonl"), 5);
+}
+
+TEST_P(Stated, ASchedulerKilledAndRestartedLeavesNoCallerHanging) {
+  holds_everything(simulate("fault-scheduler-restart.jsonl"), 7);
+}
+
+TEST_P(Stated, AControllerKilledLeavesNoCallerHanging) { holds_everything(simulate("fault-controller-killed.jsonl"), 5); }
+
+TEST_P(Stated, JobsThatFailOnTheirOwnEndTheirSessions) { holds_everything(simulate("fault-job-exits.jsonl"), 5); }
+
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));
@@ -66,10 +78,11 @@ TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
 
 TEST(ConformanceReadme, EveryScenarioFileHasItsRow) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));
-  for (const auto& f : std::filesystem::directory_iterator(source_path("tests/scenarios")))
-    if (f.path().extension() == ".jsonl")
-      EXPECT_NE(readme.find("`" + f.path().filename().string() + "`"), std::string::npos)
-          << f.path().filename() << " is not in tests/scenarios/README.md";
+  for (const auto& f : std::filesystem::directory_iterator(source_path("tests/scenarios"))) {
+    if (f.path().extension() != ".jsonl") continue;
+    EXPECT_NE(readme.find("`" + f.path().filename().string() + "`"), std::string::npos)
+        << f.path().filename() << " is not in tests/scenarios/README.md";
+  }
 }
 
 }  // namespace

@@ -41,8 +41,11 @@ class RealProcesses final : public ProcessRunner {
   void signal(const std::string& nspace, int signal) override;
   void kill(const std::string& nspace) override;
 
-  // Jobs with processes still running here (a daemon with none is idle).
+  // Jobs with processes still running here.
   std::size_t jobs() const { return jobs_.size(); }
+  // Jobs that will end or change on their own: not those stopped (PMIX_SESSION_PAUSE), which
+  // wait for a SIGCONT someone else must send. A daemon with none is idle.
+  std::size_t jobs_going() const;
   // The job's processes not yet reaped, in rank order (for logs and tests).
   std::vector<pid_t> pids(const std::string& nspace) const;
 
@@ -74,6 +77,7 @@ class RealProcesses final : public ProcessRunner {
     pid_t pgid = 0;                      // the first process's pid: the group every process joins
     std::vector<Child> children;         // in rank order
     std::size_t running = 0;             // not yet reaped
+    bool stopped = false;                // sent SIGSTOP and no SIGCONT since
     std::optional<ProcessExit> failure;  // of the first to end that did not exit 0
   };
 
