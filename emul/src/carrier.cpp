@@ -1,5 +1,6 @@
 #include "pmixflow/emul/carrier.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace pmixflow::emul {
@@ -112,6 +113,38 @@ std::string take_corr(InfoList& info) {
   if (const auto* c = info.get<std::string>(kCorrKey)) corr = *c;
   info.erase(kCorrKey);
   return corr;
+}
+
+namespace {
+constexpr std::string_view kToKey = "pmixflow.to";
+constexpr std::string_view kFromKey = "pmixflow.from";
+constexpr std::string_view kSeqKey = "pmixflow.seq";
+}  // namespace
+
+void add_envelope(InfoList& info, const Envelope& e) {
+  info.add(kToKey, e.to);
+  info.add(kFromKey, e.from);
+  info.add(kSeqKey, e.seq);
+}
+
+std::optional<Envelope> take_envelope(InfoList& info) {
+  const auto* to = info.get<Proc>(kToKey);
+  const auto* from = info.get<Proc>(kFromKey);
+  const auto* seq = info.get<std::uint64_t>(kSeqKey);
+  std::optional<Envelope> e;
+  if (to && from && seq) e = Envelope{*to, *from, *seq};
+  for (auto key : {kToKey, kFromKey, kSeqKey}) info.erase(key);
+  return e;
+}
+
+bool Arrivals::first(std::uint64_t seq) {
+  if (seq >= next_) {
+    for (std::uint64_t s = std::max(next_, seq > kWindow ? seq - kWindow : 0); s < seq; ++s) missing_.insert(s);
+    next_ = seq + 1;
+    while (!missing_.empty() && *missing_.begin() + kWindow < next_) missing_.erase(missing_.begin());
+    return true;
+  }
+  return missing_.erase(seq) > 0;
 }
 
 }  // namespace pmixflow::emul

@@ -2,6 +2,12 @@
 // is a C entry point: no exception leaves it (a failure to allocate is PMIX_ERR_NOMEM).
 #include "pmixflow/emul/compat.h"
 
+#include <dirent.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -179,6 +185,25 @@ pmix_status_t pmixflow_notify_proc(pmix_status_t code, const pmix_proc_t* source
     return PMIx_Notify_event(code, source, PMIX_RANGE_CUSTOM, info.data(), info.size(), cbfunc, cbdata);
 #endif
   });
+}
+
+void pmixflow_tcp_nodelay(void) {
+  DIR* fds = ::opendir("/proc/self/fd");
+  if (!fds) return;
+  while (const dirent* e = ::readdir(fds)) {
+    char* end = nullptr;
+    const long fd = std::strtol(e->d_name, &end, 10);
+    if (end == e->d_name || *end != '\0' || fd == ::dirfd(fds)) continue;
+    int domain = 0, type = 0;
+    socklen_t len = sizeof domain;
+    if (::getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0) continue;  // not a socket
+    len = sizeof type;
+    if (::getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) continue;
+    if (domain != AF_INET && domain != AF_INET6) continue;
+    const int on = 1;
+    (void)::setsockopt(static_cast<int>(fd), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  }
+  ::closedir(fds);
 }
 
 bool pmixflow_event_key_is_library(const char* key) {

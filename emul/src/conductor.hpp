@@ -108,6 +108,7 @@ class Conductor {
   }
 
   // conductor_end.cpp
+  std::string still_going() const;
   void check_quiet();
   void finish(Ending how, const std::string& why = {});
   void stop_all();

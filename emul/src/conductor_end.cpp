@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "conductor.hpp"
 
@@ -21,6 +22,12 @@ constexpr auto kCheckEvery = std::chrono::milliseconds(20);
 constexpr auto kStopGrace = std::chrono::seconds(3);
 // How long the parties up from time 0 may take to be ready.
 constexpr auto kStartupLimit = std::chrono::seconds(60);
+
+std::string seconds_text(double s) {
+  std::ostringstream out;
+  out << s;
+  return out.str();
+}
 
 }  // namespace
 
@@ -42,11 +49,26 @@ void Conductor::check_quiet() {
   }
   if (options_.hold || timeline_pending_ > 0) return;
   if (options_.timeout_s > 0 && clock_.now() / clock_.speed > options_.timeout_s)
-    return finish(Ending::Timeout, "the flow was still going after " + std::to_string(options_.timeout_s) + " s");
+    return finish(Ending::Timeout, "the flow was still going after " + seconds_text(options_.timeout_s) +
+                                       " s (" + still_going() + ")");
   for (auto& [serial, p] : parties_)
     if (!p->exited && (!p->idle || !p->ready)) return;
   if (SteadyClock::now() - last_activity_ < kQuietFor) return;
   finish(Ending::Quiet);
+}
+
+std::string Conductor::still_going() const {
+  // Whom the run was waiting on: what a user needs to tell a slow flow from a wedged party.
+  std::string busy, unready;
+  for (const auto& [serial, p] : parties_) {
+    if (p->exited) continue;
+    if (!p->ready) unready += (unready.empty() ? "" : ", ") + p->name;
+    else if (!p->idle) busy += (busy.empty() ? "" : ", ") + p->name;
+  }
+  std::string text;
+  if (!busy.empty()) text = "busy: " + busy;
+  if (!unready.empty()) text += (text.empty() ? "" : "; ") + std::string("not ready: ") + unready;
+  return text.empty() ? "every party idle, events still coming" : text;
 }
 
 void Conductor::interrupt(const std::string& why) {

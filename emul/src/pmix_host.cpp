@@ -77,10 +77,12 @@ std::string PmixHost::start() {
   if (options_.mode == PmixHostOptions::Mode::Server) {
     pmix_server_module_t module = PmixUpcalls::module();
     rc = PMIx_server_init(&module, info.data(), info.size());
+    if (rc == PMIX_SUCCESS) pmixflow_tags_apart();
   } else {
     pmix_proc_t me;
     rc = PMIx_tool_init(&me, info.data(), info.size());
     if (rc == PMIX_SUCCESS && options_.mode == PmixHostOptions::Mode::Launcher) {
+      pmixflow_tags_apart();
       static pmix_server_module_t module = PmixUpcalls::module();
       started_ = true;
       rc = pmixflow_tool_set_server_module(&module);
@@ -91,6 +93,7 @@ std::string PmixHost::start() {
     refuse("PMIx would not start", rc);
   }
   started_ = true;
+  pmixflow_tcp_nodelay();
   register_handlers();
   if (options_.mode == PmixHostOptions::Mode::Tool) return {};
   const pmix_proc_t me = to_pmix(options_.me);
@@ -138,6 +141,11 @@ void PmixHost::stop() {
 
 void PmixHost::on_event(int code, const Proc& source, InfoList payload, bool for_me) {
   if (!for_me || !env_) return;
+  // Taken once, by the party it was for, and only as its sender sent it: not a relayed copy
+  // (the relayer is its source) nor a second arrival along another path (carrier.hpp).
+  const auto envelope = take_envelope(payload);
+  if (!envelope || envelope->to != options_.me || envelope->from != source) return;
+  if (!arrived_[source].first(envelope->seq)) return;
   const auto from = directory_.address_of(source);
   if (!from) return;  // not from a party of this emulation
   if (code == kCarrierEvent) {

@@ -286,6 +286,7 @@ bool PmixHost::push(Address tool, Message& msg) {
   } else {
     return false;
   }
+  add_envelope(payload, {it->second.proc, options_.me, ++pushes_});
   const PmixInfos info = to_pmix(payload);
   return pmixflow_notify_proc(code, &me, &target, info.data(), info.size(), nullptr, nullptr) == PMIX_SUCCESS;
 }

@@ -81,6 +81,7 @@ bool PmixHost::attach(Address server) {
   pmix_proc_t got;
   const pmix_status_t rc = PMIx_tool_attach_to_server(nullptr, &got, const_cast<pmix_info_t*>(info.data()), info.size());
   if (rc != PMIX_SUCCESS) return false;
+  pmixflow_tcp_nodelay();
   attached_[server] = Attached{entry->uri, from_pmix(got)};
   if (options_.mode != PmixHostOptions::Mode::Server) {
     primary_ = server;

@@ -223,5 +223,46 @@ TEST(Carrier, TakeCorrReturnsItAndLeavesTheRest) {
   EXPECT_EQ(info, before);
 }
 
+TEST(Carrier, AnEnvelopeComesOffAsItWentOnAndLeavesTheMessageWhole) {
+  InfoList carried_items = to_carrier(Message(AllocResponse{7, Status::Success, tricky_info(), "alice#1"}));
+  const InfoList before = carried_items;
+  add_envelope(carried_items, {Proc{"requestor-alice", 0}, Proc{"prte", 0}, 42});
+  const auto e = take_envelope(carried_items);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->to, (Proc{"requestor-alice", 0}));
+  EXPECT_EQ(e->from, (Proc{"prte", 0}));
+  EXPECT_EQ(e->seq, 42u);
+  EXPECT_EQ(carried_items, before);
+  ASSERT_TRUE(from_carrier(carried_items).has_value());
+}
+
+TEST(Carrier, APushWithoutAWholeEnvelopeHasNone) {
+  InfoList info = tricky_info();
+  EXPECT_FALSE(take_envelope(info).has_value());
+  info.add("pmixflow.to", Proc{"scheduler", 0}).add("pmixflow.seq", std::uint64_t{1});  // no sender
+  EXPECT_FALSE(take_envelope(info).has_value());
+  EXPECT_EQ(info, tricky_info());  // what there was of one is gone all the same
+}
+
+TEST(Carrier, EachPushIsTakenOnceWhateverOrderItsCopiesArriveIn) {
+  Arrivals a;
+  EXPECT_TRUE(a.first(1));
+  EXPECT_FALSE(a.first(1));  // a relayed copy, after the push itself
+  EXPECT_TRUE(a.first(4));   // 2 and 3 are still on their way
+  EXPECT_TRUE(a.first(3));
+  EXPECT_FALSE(a.first(3));
+  EXPECT_FALSE(a.first(4));
+  EXPECT_TRUE(a.first(2));
+  EXPECT_FALSE(a.first(2));
+  EXPECT_TRUE(a.first(5));
+}
+
+TEST(Carrier, ArrivalsRememberOnlyARecentWindowOfGaps) {
+  Arrivals a;
+  EXPECT_TRUE(a.first(1'000'000));  // a huge gap costs no more than the window
+  EXPECT_TRUE(a.first(999'999));    // inside the window: still awaited
+  EXPECT_FALSE(a.first(2));         // far behind: taken as arrived long ago
+}
+
 }  // namespace
 }  // namespace pmixflow::emul

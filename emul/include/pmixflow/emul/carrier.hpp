@@ -7,7 +7,9 @@
 // PMIX_ALLOC_NUM_NODES and the rest as real pmix_info_t items.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "pmixflow/proto/messages.hpp"
@@ -37,5 +39,32 @@ std::optional<Message> from_carrier(const InfoList& items);
 // Adds / takes off the kCorrKey item.
 void add_corr(InfoList& info, const std::string& corr);
 std::string take_corr(InfoList& info);
+
+// Who a server's push (a carried message or a notification, sent as an event) is for, who sent
+// it, and its place among the sender's pushes. 4.2.2 relays an event along every path it knows -
+// a launcher to all its tools and to its own server, a tool to its own server and tools, with the
+// relayer as the source and the range gone (compat.h) - so one push can reach parties it was not
+// for, and its own party twice. The envelope travels in the payload, where no relay touches it.
+struct Envelope {
+  Proc to;
+  Proc from;
+  std::uint64_t seq = 0;
+};
+void add_envelope(InfoList& info, const Envelope& e);
+// Takes the envelope's items off `info`; nullopt when they are missing or malformed.
+std::optional<Envelope> take_envelope(InfoList& info);
+
+// Which of one sender's pushes have arrived, so that each is taken once whatever path it took.
+class Arrivals {
+ public:
+  // True the first time `seq` arrives.
+  bool first(std::uint64_t seq);
+
+ private:
+  // Far more pushes than can be in flight at once: a gap older than this is taken as arrived.
+  static constexpr std::uint64_t kWindow = 4096;
+  std::uint64_t next_ = 1;          // every seq below it has arrived, but those in missing_
+  std::set<std::uint64_t> missing_;  // below next_ and not yet arrived
+};
 
 }  // namespace pmixflow::emul

@@ -246,6 +246,28 @@ bool pmixflow_event_is_for(const pmix_info_t info[], size_t ninfo, const pmix_pr
  * connected at init (then it is PMIx_tool_finalize). On every version: harmless where fixed. */
 pmix_status_t pmixflow_tool_finalize(const pmix_proc_t* attached);
 
+/* 4.2.2 leaves Nagle's algorithm on for every PMIx TCP connection: pmix_ptl_base_setup_socket,
+ * which would set TCP_NODELAY, is never called. A message PMIx writes as a header and then a
+ * body (every one) can then wait for the peer's delayed ACK - 40 ms on Linux - before its
+ * body leaves: seen as hops of 40 ms among hops of 0.2 ms. This sets TCP_NODELAY on every TCP
+ * socket of the process: call it once PMIx has made its sockets (after init - a listening
+ * socket passes the option on to the connections it accepts - and after each attach). Sockets
+ * that are not TCP are left alone. Harmless where PMIx sets it itself. */
+void pmixflow_tcp_nodelay(void);
+
+/* 4.2.2 matches a reply to its request by the tag alone (pmix_ptl_base_process_msg walks the
+ * posted receives comparing tags, whoever the message came from), and every process numbers
+ * its requests from the same 100 up. A process that makes requests of a server and also takes
+ * requests from its own tools or clients - the scheduler, a launcher; a daemon attached to the
+ * controller - takes a tool's request that carries the tag of one of its own outstanding
+ * requests for that request's reply. The real reply then reaches its server side as a command,
+ * which answers with an error under the same tag, which the other side takes for a command in
+ * turn: two processes echoing two bytes at each other for ever, both busy, the run wedged
+ * (seen at a run's start: the scheduler's event registration and a requestor's, both tag 104).
+ * This moves the process's own numbering far above any tool's. Call it once, just after init,
+ * before the process makes a request of its own. A no-op on other versions. */
+void pmixflow_tags_apart(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "pmixflow/emul/carrier.hpp"
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/loop.hpp"
 #include "pmixflow/proto/messages.hpp"
@@ -153,6 +154,8 @@ class PmixHost {
   std::size_t calls_in_flight_ = 0;
   std::uint64_t calls_made_ = 0;
   std::vector<std::size_t> handlers_;  // event handler registrations, made again on each attach
+  std::uint64_t pushes_ = 0;            // this party's pushes so far (their envelopes' seq)
+  std::map<Proc, Arrivals> arrived_;    // by sender: the pushes taken
   // Shared with PMIx's threads: credentials of tools by identity, known from their connection.
   mutable std::mutex mutex_;
   std::map<Proc, Connection> connected_;
