@@ -51,6 +51,7 @@ void EmulEnv::deliver(Address from, Message msg) {
     early_.emplace_back(from, std::move(msg));
     return;
   }
+  uplink_.working();
   if (wants(log::EventKind::Recv)) log(recv_event(name_of(from), msg, encode_message(msg).size()));
   if (role_) role_->handle(from, std::move(msg));
 }

@@ -215,6 +215,12 @@ void PartyProcess::handle(control::Stop&&) { finish(0); }
 void PartyProcess::event(std::string encoded) { send(control::Event{std::move(encoded)}); }
 void PartyProcess::start_daemon(NodeId node) { send(control::StartDaemon{node}); }
 
+void PartyProcess::working() {
+  if (!reported_idle_) return;
+  reported_idle_ = false;
+  send(control::Activity{false});
+}
+
 bool PartyProcess::carry(Address to, Message& msg) {
   if (daemons_ && to.kind == PartyKind::Daemon) {
     const bool sent = daemons_->send(to.index, msg);

@@ -51,6 +51,7 @@ class PartyProcess final : private Uplink, private Transport {
   // Uplink
   void event(std::string encoded) override;
   void start_daemon(NodeId node) override;
+  void working() override;
   // Transport
   bool carry(Address to, Message& msg) override;
 

@@ -3,7 +3,9 @@
 // in its own forked child (pmix_peer.hpp) and reports what the library did on its Channel.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "pmix_peer.hpp"
 #include "pmixflow/emul/compat.h"
@@ -21,6 +23,24 @@ struct Script {
   InfoList reply;         // what an up-call answers
 };
 inline Script* script = nullptr;
+
+// The next report of `peer` starting with `prefix`, or "none" followed by what it reported
+// meanwhile (for the failure's message).
+inline std::string await_report(Peer& peer, std::string_view prefix, Clock::duration timeout = 10s) {
+  const auto deadline = Clock::now() + timeout;
+  std::string skipped;
+  while (auto line = peer.next(std::max(Clock::duration::zero(), deadline - Clock::now()))) {
+    if (line->starts_with(prefix)) return *line;
+    skipped += " | " + *line;
+  }
+  return "none" + (skipped.empty() ? "" : " (" + peer.name() + " said" + skipped + ")");
+}
+
+// The URI a server reported with "ready <uri>" (serve below), or what came instead.
+inline std::string await_ready(Peer& server) {
+  const std::string line = await_report(server, "ready ");
+  return line.starts_with("ready ") ? line.substr(6) : line;
+}
 
 // "intact" when `got` is `expected`, else what came.
 inline std::string compare(const InfoList& got, const InfoList& expected) {

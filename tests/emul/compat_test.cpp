@@ -144,26 +144,6 @@ TEST(Compat, TheFlowsVocabularyAgrees) {
   EXPECT_EQ(static_cast<int>(Inheritance::ChildDefault), PMIX_ALLOC_INHERIT_CHILD_DEFAULT);
 }
 
-// ---- helpers -----------------------------------------------------------------------------------
-
-// The next report of `peer` starting with `prefix`, or "none" followed by what it reported
-// meanwhile (for the failure's message).
-std::string await(Peer& peer, std::string_view prefix, Clock::duration timeout = 10s) {
-  const auto deadline = Clock::now() + timeout;
-  std::string skipped;
-  while (auto line = peer.next(std::max(Clock::duration::zero(), deadline - Clock::now()))) {
-    if (line->starts_with(prefix)) return *line;
-    skipped += " | " + *line;
-  }
-  return "none" + (skipped.empty() ? "" : " (" + peer.name() + " said" + skipped + ")");
-}
-
-// The URI a server reported with "ready <uri>".
-std::string ready(Peer& server) {
-  const std::string line = await(server, "ready ");
-  return line.starts_with("ready ") ? line.substr(6) : line;
-}
-
 // ---- a, b: Session_control over Job_control -------------------------------------------------
 
 InfoList session_directives() {
@@ -226,7 +206,7 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
   plan.reply.add(PMIX_ALLOC_ID, std::string("session-7")).add(PMIX_SESSION_ID, std::uint32_t{7});
 
   Peer controller("controller", controller_side(dir, plan));
-  ASSERT_TRUE(ready(controller).starts_with("controller.0;"));
+  ASSERT_TRUE(await_ready(controller).starts_with("controller.0;"));
 
   Peer requestor("requestor", [&](Channel& ch) {
     pmix_proc_t me;
@@ -248,12 +228,12 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
     return 0;
   });
 
-  EXPECT_EQ(await(controller, "session"), "session 7 from requestor.0 targets 0 directives intact");
-  EXPECT_EQ(await(requestor, "session_control"), "session_control 0 0 intact");
-  EXPECT_EQ(await(controller, "job_control"), "job_control from requestor.0 targets 0 directives intact");
-  EXPECT_EQ(await(requestor, "job_control"), "job_control 0 0 intact");
-  EXPECT_EQ(await(controller, "session"), "session 8 from requestor.0 targets 0 directives intact");
-  EXPECT_EQ(await(requestor, "blocking"), "blocking 0");  // no callback: waits for the reply
+  EXPECT_EQ(await_report(controller, "session"), "session 7 from requestor.0 targets 0 directives intact");
+  EXPECT_EQ(await_report(requestor, "session_control"), "session_control 0 0 intact");
+  EXPECT_EQ(await_report(controller, "job_control"), "job_control from requestor.0 targets 0 directives intact");
+  EXPECT_EQ(await_report(requestor, "job_control"), "job_control 0 0 intact");
+  EXPECT_EQ(await_report(controller, "session"), "session 8 from requestor.0 targets 0 directives intact");
+  EXPECT_EQ(await_report(requestor, "blocking"), "blocking 0");  // no callback: waits for the reply
   requestor.tell("quit");
   EXPECT_EQ(requestor.finish(), 0);
   controller.tell("quit");
@@ -335,7 +315,7 @@ TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
   scheduler_plan.reply.add(PMIX_ALLOC_ID, std::string("from-scheduler")).add(PMIX_ALLOC_NODE_LIST, std::string("n1"));
 
   Peer controller("controller", controller_side(controller_dir, controller_plan));
-  const std::string uri = ready(controller);
+  const std::string uri = await_ready(controller);
   ASSERT_TRUE(uri.starts_with("controller.0;")) << uri;
 
   Peer sched("scheduler", [&](Channel& ch) {
@@ -343,20 +323,20 @@ TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
     script = &scheduler_plan;
     return scheduler(ch, scheduler_dir.path(), uri, controller_plan.reply);
   });
-  EXPECT_EQ(await(sched, "before_init"), "before_init " + std::to_string(PMIX_ERR_INIT));
-  EXPECT_EQ(await(sched, "set"), "set 0 again " + std::to_string(PMIX_ERR_INIT));
-  ASSERT_EQ(await(sched, "ready"), "ready attached to controller");
+  EXPECT_EQ(await_report(sched, "before_init"), "before_init " + std::to_string(PMIX_ERR_INIT));
+  EXPECT_EQ(await_report(sched, "set"), "set 0 again " + std::to_string(PMIX_ERR_INIT));
+  ASSERT_EQ(await_report(sched, "ready"), "ready attached to controller");
 
   Peer requestor("requestor", [&](Channel& ch) {
     return request_allocation(ch, scheduler_dir.path(), sched.pid(), scheduler_plan);
   });
-  EXPECT_EQ(await(sched, "tool_connected"), "tool_connected requestor");
-  EXPECT_EQ(await(sched, "allocate"), "allocate from requestor.0 PMIX_ALLOC_NEW data intact");
-  EXPECT_EQ(await(requestor, "allocation"), "allocation 0 0 intact");
+  EXPECT_EQ(await_report(sched, "tool_connected"), "tool_connected requestor");
+  EXPECT_EQ(await_report(sched, "allocate"), "allocate from requestor.0 PMIX_ALLOC_NEW data intact");
+  EXPECT_EQ(await_report(requestor, "allocation"), "allocation 0 0 intact");
 
   sched.tell("job_control");
-  EXPECT_EQ(await(controller, "job_control"), "job_control from scheduler.0 targets 0 directives intact");
-  EXPECT_EQ(await(sched, "job_control"), "job_control 0 0 intact");
+  EXPECT_EQ(await_report(controller, "job_control"), "job_control from scheduler.0 targets 0 directives intact");
+  EXPECT_EQ(await_report(sched, "job_control"), "job_control 0 0 intact");
 
   requestor.tell("quit");
   EXPECT_EQ(requestor.finish(), 0);
@@ -376,7 +356,7 @@ TEST(Compat, AToolThatAttachedToItsServerFinalizesCleanly) {
   plan.expected_job.add(PMIX_SESSION_RESUME, true);
   plan.reply.add(PMIX_ALLOC_ID, std::string("resumed"));
   Peer controller("controller", controller_side(dir, plan));
-  const std::string uri = ready(controller);
+  const std::string uri = await_ready(controller);
   ASSERT_TRUE(uri.starts_with("controller.0;")) << uri;
 
   Peer tool("requestor", [&](Channel& ch) {
@@ -394,10 +374,10 @@ TEST(Compat, AToolThatAttachedToItsServerFinalizesCleanly) {
     ch.report("finalized " + std::to_string(pmixflow_tool_finalize(&server)));
     return 0;
   });
-  EXPECT_EQ(await(tool, "attach"), "attach 0");
-  EXPECT_EQ(await(controller, "job_control"), "job_control from requestor.0 targets 0 directives intact");
-  EXPECT_EQ(await(tool, "job_control"), "job_control 0 0 intact");
-  EXPECT_EQ(await(tool, "finalized"), "finalized 0");
+  EXPECT_EQ(await_report(tool, "attach"), "attach 0");
+  EXPECT_EQ(await_report(controller, "job_control"), "job_control from requestor.0 targets 0 directives intact");
+  EXPECT_EQ(await_report(tool, "job_control"), "job_control 0 0 intact");
+  EXPECT_EQ(await_report(tool, "finalized"), "finalized 0");
   EXPECT_EQ(tool.finish(), 0);
   controller.tell("quit");
   EXPECT_EQ(controller.finish(), 0);
@@ -438,25 +418,25 @@ TEST(Compat, ATargetedEventReachesOneToolWithItsPayload) {
                                                                   payload.size(), nullptr, nullptr)));
     });
   });
-  ASSERT_TRUE(ready(controller).starts_with("controller.0;"));
+  ASSERT_TRUE(await_ready(controller).starts_with("controller.0;"));
   Peer a("tool-a", [&](Channel& ch) { return listener(ch, "tool-a", dir.path(), controller.pid(), to_a); });
   Peer b("tool-b", [&](Channel& ch) { return listener(ch, "tool-b", dir.path(), controller.pid(), to_b); });
-  ASSERT_EQ(await(a, "registered"), "registered yes");
-  ASSERT_EQ(await(b, "registered"), "registered yes");
+  ASSERT_EQ(await_report(a, "registered"), "registered yes");
+  ASSERT_EQ(await_report(b, "registered"), "registered yes");
 
   const std::string event = "event " + std::to_string(kTestEvent) + " from controller.0 for_me yes payload intact";
   const std::string library_keys = std::string(PMIX_EVENT_CUSTOM_RANGE) + "," + PMIX_EVENT_DO_NOT_CACHE + "," +
                                    PMIX_EVENT_HDLR_NAME + "," + PMIX_EVENT_RETURN_OBJECT;
   controller.tell("notify tool-a");
-  EXPECT_EQ(await(controller, "notified"), "notified 0");
-  EXPECT_EQ(await(a, "event"), event);
-  EXPECT_EQ(await(a, "keys"), "keys " PMIX_ALLOC_REQ_ID "," PMIX_SPAWN_ALLOC "," + library_keys);
-  EXPECT_TRUE(await(b, "event", 500ms).starts_with("none"));  // not for b
+  EXPECT_EQ(await_report(controller, "notified"), "notified 0");
+  EXPECT_EQ(await_report(a, "event"), event);
+  EXPECT_EQ(await_report(a, "keys"), "keys " PMIX_ALLOC_REQ_ID "," PMIX_SPAWN_ALLOC "," + library_keys);
+  EXPECT_TRUE(await_report(b, "event", 500ms).starts_with("none"));  // not for b
 
   controller.tell("notify tool-b");
-  EXPECT_EQ(await(controller, "notified"), "notified 0");
-  EXPECT_EQ(await(b, "event"), event);
-  EXPECT_TRUE(await(a, "event", 500ms).starts_with("none"));  // not for a again
+  EXPECT_EQ(await_report(controller, "notified"), "notified 0");
+  EXPECT_EQ(await_report(b, "event"), event);
+  EXPECT_TRUE(await_report(a, "event", 500ms).starts_with("none"));  // not for a again
 
   a.tell("quit");
   b.tell("quit");
@@ -486,7 +466,7 @@ TEST(Compat, AnEventALauncherRelaysIsToldApartByItsTools) {
                                                                   payload.size(), nullptr, nullptr)));
     });
   });
-  const std::string uri = ready(controller);
+  const std::string uri = await_ready(controller);
   ASSERT_TRUE(uri.starts_with("controller.0;")) << uri;
   Peer sched("scheduler", [&](Channel& ch) {
     pmix_server_module_t module{};
@@ -503,16 +483,16 @@ TEST(Compat, AnEventALauncherRelaysIsToldApartByItsTools) {
     ch.wait();
     return pmixflow_tool_finalize(&server) == PMIX_SUCCESS ? 0 : 1;
   });
-  ASSERT_EQ(await(sched, "set"), "set 0 attach 0 registered yes");
+  ASSERT_EQ(await_report(sched, "set"), "set 0 attach 0 registered yes");
   Peer requestor("requestor",
                  [&](Channel& ch) { return listener(ch, "requestor", scheduler_dir.path(), sched.pid(), forwarded); });
-  ASSERT_EQ(await(requestor, "registered"), "registered yes");
+  ASSERT_EQ(await_report(requestor, "registered"), "registered yes");
 
   controller.tell("notify");
-  EXPECT_EQ(await(controller, "notified"), "notified 0");
+  EXPECT_EQ(await_report(controller, "notified"), "notified 0");
   const std::string from = "event " + std::to_string(kTestEvent) + " from controller.0 for_me ";
-  EXPECT_EQ(await(sched, "event"), from + "yes payload intact");
-  EXPECT_EQ(await(requestor, "event", 2s), from + "no payload intact");
+  EXPECT_EQ(await_report(sched, "event"), from + "yes payload intact");
+  EXPECT_EQ(await_report(requestor, "event", 2s), from + "no payload intact");
 
   requestor.tell("quit");
   EXPECT_EQ(requestor.finish(), 0);

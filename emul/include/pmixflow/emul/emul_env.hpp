@@ -34,6 +34,11 @@ class Uplink {
   virtual ~Uplink() = default;
   virtual void event(std::string encoded) = 0;
   virtual void start_daemon(NodeId node) = 0;
+  // A message is about to be handled: the party is not idle from now on, whatever it said last.
+  // Said before the role runs, because what the role then does can keep the party's loop from
+  // saying anything for a long while (a daemon forking a job's processes), and a run whose
+  // parties all look idle for long enough is over.
+  virtual void working() = 0;
 };
 
 class EmulEnv final : public Env {
