@@ -3,7 +3,8 @@
 // emulation's server it is told (emul/hand_tool.hpp), with attributes written as a scenario
 // file writes them (trace/info_text.hpp), and shows the answer with PMIx's names
 // (tool_output.hpp). Exit status: 0 the call succeeded, 1 it was answered with an error, not
-// answered in time, or the server could not be reached, 2 bad input (kBadInput).
+// answered in time, or the server could not be reached, 2 bad input (kBadInput), 130 stopped by
+// Ctrl-C while waiting (what it started is cleaned up first).
 #include <unistd.h>
 
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/hand_tool.hpp"
 #include "pmixflow/trace/info_text.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -22,6 +24,7 @@ namespace pmixflow::cli {
 namespace {
 
 constexpr int kNotDone = 1;
+constexpr int kInterrupted = 130;  // as a shell reports a command ended by Ctrl-C
 
 std::string hint(Status s) {
   switch (s) {
@@ -122,13 +125,16 @@ int run_call(const std::string& command, const Target& t, const Call& call, cons
   const std::string where = server.party.empty() ? server.uri : server.party;
   const Proc me{t.as.empty() ? command + "-" + std::to_string(::getpid()) : t.as, 0};
   // The parties' own namespaces would make this tool pass for the RM or the scheduler.
-  if (me.nspace.size() > 255 || me.nspace == "prte" || me.nspace == "scheduler")
+  if (me.nspace.size() > 255 || me.nspace == emul::kDvmNspace || me.nspace == emul::kSchedulerNspace)
     throw InputError("", 0, "", "--as expects a namespace of at most 255 characters, not prte or scheduler");
   const std::string prefix = "pmixflow " + command + ": ";
   emul::HandAnswer a;
   try {
     emul::HandTool tool(emul::HandToolOptions{me, server, t.timeout_s});
     a = tool.call(call, me.nspace + "#1");
+  } catch (const emul::HandToolStopped&) {
+    std::cerr << prefix << "interrupted: " << what << " through " << where << " left unanswered\n";
+    return kInterrupted;
   } catch (const emul::HandToolError& e) {
     const std::string msg = where + ": " + e.what() + ": " + emul::status_text(e.status());
     print_answer(t, e.status(), {}, false, msg);
@@ -146,7 +152,6 @@ int run_call(const std::string& command, const Target& t, const Call& call, cons
   const std::string h = hint(a.status);
   std::cerr << prefix << emul::status_text(a.status) << ": " << what << " through " << where << " was refused"
             << (h.empty() ? "" : ": " + h) << "\n";
-  if (!t.json && !a.info.empty()) std::cerr << "  " << answer_line(a.status, a.info) << "\n";
   return kNotDone;
 }
 

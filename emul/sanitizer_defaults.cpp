@@ -32,7 +32,14 @@ extern "C" const char* __lsan_default_suppressions() {
       // server nspace retry_attach strdups into it), and retry_attach replaces the primary
       // server PMIx_tool_init made without dropping that peer's reference
       "leak:PMIx_tool_attach_to_server\n"
-      "leak:PMIx_tool_init\n";
+      "leak:PMIx_tool_init\n"
+      // src/event/pmix_event_registration.c: the tracker of event handlers registered before
+      // the tool is connected (every party registers at start and again after each attach),
+      // never released by PMIx_Deregister_event_handler or finalize
+      "leak:PMIx_Register_event_handler\n"
+      // src/mca/ptl/base/ptl_base_listener.c: the pending-connection object of a tool
+      // connection a server accepted, never released once the tool has gone
+      "leak:pmix_ptl_base_connection_handler\n";
 }
 
 #endif

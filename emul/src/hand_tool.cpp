@@ -1,9 +1,12 @@
 // A requestor run by hand: finding the emulation's server, attaching, one call and its answer.
 #include "pmixflow/emul/hand_tool.hpp"
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <condition_variable>
@@ -41,6 +44,29 @@ struct HandTool::Waiter {
     }
     done_cv.notify_all();
   }
+};
+
+// Ctrl-C, SIGTERM and SIGHUP, held back from the whole process while PMIx runs (its threads,
+// started later, inherit the mask) and taken by the waits as the end of waiting: the tool then
+// finalizes and removes its directory instead of dying with them.
+class StopSignals {
+ public:
+  StopSignals() {
+    sigemptyset(&set_);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, s);
+    ::pthread_sigmask(SIG_BLOCK, &set_, &old_);
+  }
+  ~StopSignals() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  bool taken() const {
+    const timespec now{};
+    return ::sigtimedwait(&set_, nullptr, &now) > 0;
+  }
+
+ private:
+  sigset_t set_{};
+  sigset_t old_{};
 };
 
 namespace {
@@ -118,12 +144,29 @@ void spawned(pmix_status_t rc, char nspace[], void* cbdata) noexcept {
   static_cast<HandTool::Waiter*>(cbdata)->finish(std::move(a));
 }
 
-// Runs `fn` (a blocking PMIx call) on a thread of its own and waits for it until `deadline`.
-// False when it is still going: 4.2.2 honours no timeout while a stopped or wedged server keeps
-// a handshake or a disconnection waiting, and such a call cannot be cancelled - the thread is
-// left to it (it owns what it uses), and the process must not call PMIx again.
+enum class Waited { Done, TimedOut, Stopped };
+
+// Waits until `done`, the deadline or a stop signal, whichever comes first. In slices: a signal
+// held back wakes no condition variable.
+template <class Pred>
+Waited wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                  std::chrono::steady_clock::time_point deadline, const StopSignals& stop, Pred done) {
+  constexpr auto kSlice = std::chrono::milliseconds(50);
+  while (!done()) {
+    if (stop.taken()) return Waited::Stopped;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return Waited::TimedOut;
+    cv.wait_until(lock, std::min(deadline, now + kSlice), done);
+  }
+  return Waited::Done;
+}
+
+// Runs `fn` (a blocking PMIx call) on a thread of its own and waits for it as wait_until does.
+// 4.2.2 honours no timeout while a stopped or wedged server keeps a handshake or a disconnection
+// waiting, and such a call cannot be cancelled: if it is still going, the thread is left to it
+// (it owns what it uses), and the process must not call PMIx again.
 template <class Fn>
-bool within(std::chrono::steady_clock::time_point deadline, Fn fn) {
+Waited within(std::chrono::steady_clock::time_point deadline, const StopSignals& stop, Fn fn) {
   struct Run {
     std::mutex mutex;
     std::condition_variable done_cv;
@@ -139,7 +182,7 @@ bool within(std::chrono::steady_clock::time_point deadline, Fn fn) {
     run->done_cv.notify_all();
   }).detach();
   std::unique_lock lock(run->mutex);
-  return run->done_cv.wait_until(lock, deadline, [&run] { return run->done; });
+  return wait_until(lock, run->done_cv, deadline, stop, [&run] { return run->done; });
 }
 
 std::string private_dir() {
@@ -171,6 +214,7 @@ HandServer server_of_emulation(const std::string& dir, const std::string& party)
 
 HandTool::HandTool(HandToolOptions options)
     : options_(std::move(options)),
+      signals_(std::make_unique<StopSignals>()),
       deadline_(std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                        std::chrono::duration<double>(options_.timeout_s))) {
   dir_ = private_dir();
@@ -205,14 +249,14 @@ HandTool::~HandTool() {
     const bool attached = attached_;
     const pmix_proc_t server = to_pmix(server_proc_);
     // A server stopped since the answer would keep the disconnection waiting: bounded too.
-    const bool finalized = within(std::chrono::steady_clock::now() + kFinalizeGrace, [attached, server] {
+    const Waited finalized = within(std::chrono::steady_clock::now() + kFinalizeGrace, *signals_, [attached, server] {
       if (attached)
         pmixflow_tool_finalize(&server);  // compat.h (e): 4.2.2 would release the server twice
       else
         PMIx_tool_finalize();
     });
     // PMIx still running may still answer a call given up on: what it would write to must stay.
-    if (!finalized)
+    if (finalized != Waited::Done)
       for (auto& w : waiters_) (void)w.release();
   }
   std::error_code ec;
@@ -234,14 +278,18 @@ void HandTool::attach() {
   auto a = std::make_shared<Attach>();
   a->info = to_pmix(l);
   // 4.2.2 ignores PMIX_TIMEOUT while a server that took the connection never answers it.
-  if (!within(deadline_,
-              [a] { a->rc = PMIx_tool_attach_to_server(nullptr, &a->got, a->info.data(), a->info.size()); })) {
-    stuck_ = true;
+  const Waited waited = within(deadline_, *signals_, [a] {
+    a->rc = PMIx_tool_attach_to_server(nullptr, &a->got, a->info.data(), a->info.size());
+  });
+  if (waited != Waited::Done) stuck_ = true;
+  if (waited == Waited::Stopped) throw HandToolStopped();
+  if (waited == Waited::TimedOut) {
     std::ostringstream what;
     what << "no answer to the attachment within " << options_.timeout_s << " s (--timeout)";
     throw HandToolError(what.str(), Status::ErrTimeout);
   }
   if (a->rc != PMIX_SUCCESS) throw HandToolError("could not attach", from_pmix_status(a->rc));
+  pmixflow_tcp_nodelay();
   attached_ = true;
   server_proc_ = from_pmix(a->got);
 }
@@ -280,8 +328,12 @@ HandAnswer HandTool::call(const Call& call, const std::string& corr) {
   }
   if (rc != PMIX_SUCCESS) return HandAnswer{from_pmix_status(rc), {}, false};  // never sent: no callback
   std::unique_lock lock(w.mutex);
-  if (!w.done_cv.wait_until(lock, deadline_, [&w] { return w.done; })) return HandAnswer{Status::ErrTimeout, {}, true};
-  return w.answer;
+  switch (wait_until(lock, w.done_cv, deadline_, *signals_, [&w] { return w.done; })) {
+    case Waited::Done: return w.answer;
+    case Waited::TimedOut: return HandAnswer{Status::ErrTimeout, {}, true};
+    case Waited::Stopped: break;
+  }
+  throw HandToolStopped();
 }
 
 }  // namespace pmixflow::emul

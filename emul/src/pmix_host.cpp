@@ -160,7 +160,8 @@ void PmixHost::on_event(int code, const Proc& source, InfoList payload, bool for
   env_->deliver(*from, Notification{static_cast<Status>(code), std::move(payload), corr});
 }
 
-void PmixHost::on_lost(const Proc& who, bool from_launcher) {
+// `who` by value: a caller may name the tool by its entry in tools_, which this erases.
+void PmixHost::on_lost(Proc who, bool from_launcher) {
   const auto from = directory_.address_of(who);
   if (!from || !env_) return;
   if (attached_.erase(*from)) {

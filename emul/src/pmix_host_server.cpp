@@ -69,23 +69,33 @@ void PmixUpcalls::tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_conn
   if (!h) return cbfunc(PMIX_SUCCESS, &granted, cbdata);
   try {
     const Proc p = tool_proc(info, ninfo, c);
-    granted = to_pmix(p);
     const bool owner = c.uid == h->options_.owner;
     const auto& allowed = h->options_.allowed;
     const bool listed = owner || std::find(allowed.begin(), allowed.end(), c.uid) != allowed.end();
     // The parties' own identities are the emulation user's alone: another user's tool may not
     // pass itself off as the scheduler or the RM.
     const bool party = p.nspace == kSchedulerNspace || p.nspace == kDvmNspace;
-    const bool admitted = listed && !(party && !owner) && !p.nspace.empty();
+    bool admitted = listed && !(party && !owner) && !p.nspace.empty();
+    Proc as = p;
     {
       const std::lock_guard lock(h->mutex_);
-      h->connected_[p] = PmixHost::Connection{c, admitted};
+      // An up-call names its caller by identity, not by connection: a tool naming itself as a
+      // party, or as a tool another user connected as, would be served as that one. PMIx knows
+      // it by a name of its own instead (the host's to give: 4.2.2 files the connection under
+      // it), which is never let in.
+      const auto held = h->connected_.find(p);
+      if ((party && !owner) || (held != h->connected_.end() && !(held->second.credentials == c))) {
+        as = Proc{"pmixflow-refused-" + std::to_string(++h->refused_), 0};
+        admitted = false;
+      }
+      h->connected_[as] = PmixHost::Connection{c, admitted};
     }
+    granted = to_pmix(as);
     // Answered here, on PMIx's thread: a tool's connection never waits for the party's loop,
     // which may itself be attaching somewhere (two progress threads each waiting on the
     // other's handshake would never finish).
     cbfunc(PMIX_SUCCESS, &granted, cbdata);
-    h->loop_.post([h, p] { h->admit(p); });
+    h->loop_.post([h, as] { h->admit(as); });
   } catch (const std::exception&) {
     cbfunc(PMIX_SUCCESS, &granted, cbdata);  // not recorded, so never let in
   }

@@ -28,8 +28,10 @@ void add_ids(InfoList& info, const Principal& p) {
 }
 
 bool may_manage(const Principal& owner, const Principal& caller) {
-  if (owner.proc.nspace == caller.proc.nspace) return true;
-  return owner.uid && caller.uid && *owner.uid == *caller.uid;
+  // Known users decide: a namespace is one user's, so the same namespace under another user is
+  // that user's tool naming itself so (an emulated tool picks its own namespace), not the creator.
+  if (owner.uid && caller.uid) return *owner.uid == *caller.uid;
+  return owner.proc.nspace == caller.proc.nspace;
 }
 
 }  // namespace pmixflow

@@ -51,6 +51,14 @@ class HandToolError : public std::runtime_error {
   Status status_;
 };
 
+// Ctrl-C (or SIGTERM, SIGHUP) while the tool waited: it stopped waiting, and cleans up as it goes.
+class HandToolStopped : public std::runtime_error {
+ public:
+  HandToolStopped() : std::runtime_error("interrupted") {}
+};
+
+class StopSignals;  // hand_tool.cpp
+
 struct HandToolOptions {
   Proc me;  // the tool's PMIx identity; its server names it requestor:NSPACE in the event log
   HandServer server;
@@ -59,7 +67,9 @@ struct HandToolOptions {
 
 class HandTool {
  public:
-  // Starts PMIx (one tool per process: PMIx allows no second) and attaches. Throws HandToolError.
+  // Starts PMIx (one tool per process: PMIx allows no second) and attaches. Throws HandToolError,
+  // or HandToolStopped. Until it is destroyed, SIGINT, SIGTERM and SIGHUP stop its waits instead
+  // of ending the process.
   explicit HandTool(HandToolOptions options);
   ~HandTool();
   HandTool(const HandTool&) = delete;
@@ -67,7 +77,7 @@ class HandTool {
 
   // Makes the call, its correlation `corr` carried as the emulation's own requestors carry theirs
   // (carrier.hpp, kCorrKey), and waits until it is answered or the time given is up. Throws
-  // HandToolError when PMIx refuses to send it at all.
+  // HandToolStopped when a stop signal came first, InputError for a value PMIx cannot carry.
   HandAnswer call(const Call& call, const std::string& corr);
 
   struct Waiter;  // one call in flight (hand_tool.cpp)
@@ -76,7 +86,8 @@ class HandTool {
   void attach();
 
   HandToolOptions options_;
-  std::string dir_;  // the tool's own PMIx directory, removed at the end
+  std::unique_ptr<StopSignals> signals_;  // before PMIx starts, after it ends: its threads inherit the mask
+  std::string dir_;                       // the tool's own PMIx directory, removed at the end
   bool started_ = false;
   bool attached_ = false;
   bool stuck_ = false;  // a PMIx call never returned: PMIx may not be called again (hand_tool.cpp)

@@ -116,7 +116,7 @@ class PmixHost {
   // pmix_host.cpp: start and stop, event handlers
   void register_handlers();
   void on_event(int code, const Proc& source, InfoList payload, bool for_me);
-  void on_lost(const Proc& who, bool from_launcher);
+  void on_lost(Proc who, bool from_launcher);
 
   // pmix_host_server.cpp: up-calls in, answers and events out
   Address admit(const Proc& proc);
@@ -159,6 +159,7 @@ class PmixHost {
   // Shared with PMIx's threads: credentials of tools by identity, known from their connection.
   mutable std::mutex mutex_;
   std::map<Proc, Connection> connected_;
+  std::uint64_t refused_ = 0;  // connections given a name of their own (tool_connected)
 };
 
 }  // namespace pmixflow::emul

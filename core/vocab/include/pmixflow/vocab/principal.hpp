@@ -33,7 +33,8 @@ Principal principal_of(const Proc& proc, const InfoList& info);
 void stamp_credentials(InfoList& info, const Credentials& c);
 // Adds the principal's ids to `info` (an order carrying whose session it is), where known.
 void add_ids(InfoList& info, const Principal& p);
-// Same namespace, or the same user when both users are known.
+// The same user when both users are known (whatever namespace the caller gives itself), else the
+// same namespace.
 bool may_manage(const Principal& owner, const Principal& caller);
 
 }  // namespace pmixflow
