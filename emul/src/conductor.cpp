@@ -141,8 +141,10 @@ void Conductor::handle(Party& p, control::Ready&& f) {
   p.ready = true;
   if (!f.uri.empty()) {
     p.server = ServerEntry{p.address, f.proc, f.uri};
-    directory_.set_server(*p.server);
-    publish_servers();
+    // A daemon's server is listed as soon as it is up (the controller's own daemons are started
+    // ahead of its word, and tools find them there); any other party's once it goes (go()):
+    // a controller started ahead of its time must not be found before then.
+    if (p.address.kind == PartyKind::Daemon || p.went) list_server(p);
   }
   if (!clock_started_) {
     // The clock starts once everything up from time 0 is ready (start()).
@@ -183,7 +185,13 @@ void Conductor::go(Party& p) {
   p.went = true;
   p.idle = false;  // starting its role: busy until it says otherwise
   last_activity_ = SteadyClock::now();
+  if (p.server && p.address.kind != PartyKind::Daemon) list_server(p);
   send(p, control::Go{clock_.epoch_ns()});
+}
+
+void Conductor::list_server(Party& p) {
+  directory_.set_server(*p.server);
+  publish_servers();
 }
 
 void Conductor::publish_servers() {

@@ -78,6 +78,7 @@ class Conductor {
   void handle(Party& p, control::StartDaemon&& f);
   void handle(Party& p, control::Activity&& f);
   void handle(Party& p, control::Bye&& f);
+  void list_server(Party& p);
   template <class F>
   void handle(Party&, F&&) {}
   void on_link_closed(std::uint64_t serial);

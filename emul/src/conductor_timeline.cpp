@@ -6,24 +6,45 @@
 #include "conductor.hpp"
 
 namespace pmixflow::emul {
+namespace {
+
+// Up to this many nodes, every node's daemon is started ahead (start()).
+constexpr std::size_t kWarmNodes = 17;
+
+}  // namespace
 
 void Conductor::start() {
   // Everything up at time 0 is started before the clock, and the clock starts once all of it is
   // ready: a process's start-up (exec, PMIx's own) is not part of the scenario's first instant.
   auto up_at_zero = [](const UpDown& s) { return !s.empty() && s.front().second && s.front().first <= 0; };
-  if (up_at_zero(deployment_.controller_schedule)) spawn(Address::controller()).go_when_ready = true;
-  if (up_at_zero(deployment_.scheduler_schedule)) spawn(Address::scheduler()).go_when_ready = true;
+  // A party first up later is started now as well and told to go at its time: what the
+  // scenario starts at t is a controller or a scheduler coming up, not a cold process's exec and
+  // PMIx init, which take a loaded machine (a sanitizer build) longer than a scenario's gaps.
+  // Until it goes, its server is listed nowhere (go()) and it does nothing.
+  auto up_later = [](const UpDown& s) { return !s.empty() && s.front().second && s.front().first > 0; };
+  auto start_now = [&](Address a, const UpDown& s) {
+    if (up_at_zero(s)) spawn(a).go_when_ready = true;
+    if (up_later(s)) spawn(a);
+  };
+  start_now(Address::controller(), deployment_.controller_schedule);
+  start_now(Address::scheduler(), deployment_.scheduler_schedule);
   for (std::uint32_t i = 0; i < deployment_.requestors.size(); ++i)
-    if (up_at_zero(deployment_.requestors[i].schedule)) spawn(Address::requestor(i)).go_when_ready = true;
-  // The DVM the controller starts with is launched with it, before the clock, and waits for the
-  // controller's word: the scenario's time 0 is a DVM being started, not processes being exec'd
-  // (the simulator charges a daemon's start 50 ms; a cold process here takes as long as the machine
-  // makes it, which is not the flow's time). Daemons the DVM grows by later start cold.
-  if (up_at_zero(deployment_.controller_schedule)) {
-    std::vector<NodeId> initial = deployment_.controller.initial_dvm;
-    if (cluster_.node(Cluster::kHead).schedulable) initial.push_back(Cluster::kHead);
-    for (NodeId n : initial) spawn(Address::daemon(n));
+    start_now(Address::requestor(i), deployment_.requestors[i].schedule);
+  // Daemons are launched before the clock too, and wait for the controller's word: the
+  // scenario's time 0 is a DVM being started, and a DVM growing later is daemons wiring up, not
+  // processes being exec'd (the simulator charges a daemon's start 50 ms; a cold process here
+  // takes as long as the machine makes it - seconds under the sanitizers - which is not the
+  // flow's time). Every node's on a machine of up to kWarmNodes; on a larger one (a trace) only
+  // the DVM the controller starts with, the others starting cold when it grows.
+  std::vector<NodeId> warm;
+  if (up_at_zero(deployment_.controller_schedule)) warm = deployment_.controller.initial_dvm;
+  if (cluster_.size() <= kWarmNodes) {
+    warm.clear();
+    for (NodeId n = 0; n < cluster_.size(); ++n)
+      if (cluster_.node(n).schedulable && n != Cluster::kHead) warm.push_back(n);
   }
+  if (cluster_.node(Cluster::kHead).schedulable) warm.push_back(Cluster::kHead);
+  for (NodeId n : warm) spawn(Address::daemon(n));
   quiet_check_ = loop_.after(std::chrono::milliseconds(20), [this] { check_quiet(); });
 }
 
@@ -65,7 +86,11 @@ void Conductor::at(double t, std::function<void()> fn) {
 }
 
 void Conductor::bring_up(Address a) {
-  if (find(a)) return;
+  if (Party* p = find(a)) {
+    // Started ahead (start()): it goes now, or as soon as it is ready.
+    if (!p->went && !p->killed) p->ready ? go(*p) : void(p->go_when_ready = true);
+    return;
+  }
   spawn(a).go_when_ready = true;
 }
 
