@@ -37,10 +37,16 @@ std::vector<std::string> scenarios() {
   std::sort(names.begin(), names.end());
 #ifdef PMIXFLOW_SANITIZED
   // Under the sanitizers every process runs several times slower: a third of the scenarios, and
-  // every fault, keep the pass within CI's time; the normal build runs them all.
+  // every fault, keep the pass within CI's time; the normal build runs them all. Left out here
+  // too, the scenarios whose outcome hangs on a daemon starting a job's processes within a
+  // few scenario seconds: a sanitized daemon forks each of them in about 100 ms, eight to a node,
+  // and a grant with an app is answered once they all run.
+  const std::map<std::string, std::string> slow_forks{
+      {"fault-scheduler-restart", "the scheduler is killed 2 s after a 64-process job's launch"},
+      {"session-sep-false", "the requestor leaves 4 s after asking for a session with an 8-process job"}};
   std::vector<std::string> some;
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (i % 3 == 0 || names[i].rfind("fault-", 0) == 0) some.push_back(names[i]);
+    if ((i % 3 == 0 || names[i].rfind("fault-", 0) == 0) && !slow_forks.count(names[i])) some.push_back(names[i]);
   return some;
 #else
   return names;
