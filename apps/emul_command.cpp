@@ -19,12 +19,6 @@
 namespace pmixflow::cli {
 namespace {
 
-std::string default_topology() {
-  const std::string shipped = std::string(PMIXFLOW_SOURCE_DIR) + "/topologies/small-node.xml";
-  std::error_code ec;
-  return std::filesystem::is_regular_file(shipped, ec) ? shipped : std::string();
-}
-
 // A user by name or number.
 uid_t user_id(const std::string& who) {
   if (const auto n = parse_whole<uid_t>(who)) return *n;
@@ -34,7 +28,7 @@ uid_t user_id(const std::string& who) {
 
 class EmulCommand final : public Command {
  public:
-  explicit EmulCommand(CLI::App& emul) : topology_(default_topology()) {
+  explicit EmulCommand(CLI::App& emul) {
     run_.add_to(emul);
     add_machine(emul);
     add_emulation(emul);
@@ -42,9 +36,7 @@ class EmulCommand final : public Command {
 
   int run() override {
     return guarded([&] {
-      options_.machine.topology_file = topology_;
-      options_.machine.topology_is_default = topology_option_->count() == 0;
-      options_.machine.slot_unit = slots_ == "pus" ? SlotUnit::Pus : SlotUnit::Cores;
+      options_.machine.node_shape = shape_.finish();
       for (const auto& u : allow_) options_.allow.push_back(user_id(u));
       const auto self = std::filesystem::read_symlink("/proc/self/exe");
       options_.program = self.string();
@@ -61,12 +53,7 @@ class EmulCommand final : public Command {
                     "Emulated compute nodes n01...: one daemon process each when in the DVM (default 8, or a "
                     "replayed trace's MaxNodes).")
         ->check(CLI::PositiveNumber);
-    topology_option_ = emul.add_option("--topology", topology_,
-                                       "hwloc XML topology of every emulated node (read with hwloc). Default: the "
-                                       "shipped topologies/small-node.xml (8 cores).");
-    emul.add_option("--slots", slots_, "What a slot is: cores or pus.")
-        ->check(CLI::IsMember({"cores", "pus"}))
-        ->capture_default_str();
+    shape_.add_to(emul, "emulated node");
   }
 
   void add_emulation(CLI::App& emul) {
@@ -89,9 +76,7 @@ class EmulCommand final : public Command {
 
   RunOptions run_;
   emul::EmulOptions options_;
-  std::string slots_ = "cores";
-  std::string topology_;
-  CLI::Option* topology_option_ = nullptr;
+  NodeShapeOptions shape_;
   std::vector<std::string> allow_;
 };
 

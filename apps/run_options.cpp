@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
 
@@ -122,6 +123,27 @@ void RunOptions::add_outputs(CLI::App& app) {
                  "Write the event log to FILE instead of DIR/events.jsonl, or to standard output with '-' (the "
                  "summary then goes to standard error). It is written as the run goes: it can be followed.");
   app.add_flag("--quiet", in_.outputs.quiet, "Print nothing but errors.");
+}
+
+NodeShapeOptions::NodeShapeOptions() {
+  // The shipped shape when the sources are there; the same shape built in otherwise.
+  const std::string shipped = std::string(PMIXFLOW_SOURCE_DIR) + "/topologies/small-node.xml";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(shipped, ec)) topology_ = shipped;
+}
+
+void NodeShapeOptions::add_to(CLI::App& app, const std::string& nodes) {
+  topology_option_ = app.add_option("--topology", topology_,
+                                    "hwloc XML topology of every " + nodes +
+                                        " (read with hwloc). Default: the shipped topologies/small-node.xml (8 "
+                                        "cores).");
+  app.add_option("--slots", slots_, "What a slot is: cores or pus.")
+      ->check(CLI::IsMember({"cores", "pus"}))
+      ->capture_default_str();
+}
+
+NodeShapeChoice NodeShapeOptions::finish() const {
+  return NodeShapeChoice{topology_, topology_option_->count() == 0, slots_ == "pus" ? SlotUnit::Pus : SlotUnit::Cores};
 }
 
 }  // namespace pmixflow::cli

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pmixflow/topology/topology.hpp"
 #include "pmixflow/trace/run.hpp"
 
 namespace pmixflow::cli {
@@ -27,6 +28,20 @@ class RunOptions {
   RunInputs in_;
   std::vector<std::string> queue_priorities_;
   std::string preemptible_;
+};
+
+// --topology and --slots: what every compute node looks like, in any environment.
+class NodeShapeOptions {
+ public:
+  NodeShapeOptions();
+  // `nodes`: what the help calls the nodes ("compute node", "emulated node").
+  void add_to(CLI::App& app, const std::string& nodes);
+  NodeShapeChoice finish() const;
+
+ private:
+  std::string topology_;
+  std::string slots_ = "cores";
+  CLI::Option* topology_option_ = nullptr;
 };
 
 }  // namespace pmixflow::cli

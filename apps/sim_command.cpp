@@ -1,6 +1,5 @@
 // `pmixflow sim`: a scenario or a trace on a simulated machine. What the run is comes from
 // RunOptions; the simulated machine and SimGrid's knobs are this command's.
-#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -11,15 +10,9 @@
 namespace pmixflow::cli {
 namespace {
 
-std::string default_topology() {
-  const std::string shipped = std::string(PMIXFLOW_SOURCE_DIR) + "/topologies/small-node.xml";
-  std::error_code ec;
-  return std::filesystem::is_regular_file(shipped, ec) ? shipped : std::string();
-}
-
 class SimCommand final : public Command {
  public:
-  explicit SimCommand(CLI::App& sim) : topology_(default_topology()) {
+  explicit SimCommand(CLI::App& sim) {
     run_.add_to(sim);
     add_machine(sim);
     add_simgrid(sim);
@@ -27,9 +20,7 @@ class SimCommand final : public Command {
 
   int run() override {
     return guarded([&] {
-      knobs_.topology_file = topology_;
-      knobs_.topology_is_default = topology_option_->count() == 0;
-      knobs_.slot_unit = slots_ == "pus" ? SlotUnit::Pus : SlotUnit::Cores;
+      knobs_.node_shape = shape_.finish();
       return sim::run_simulation(run_.finish(), knobs_, std::cout, std::cerr);
     });
   }
@@ -48,12 +39,7 @@ class SimCommand final : public Command {
                    "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
                    "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
         ->capture_default_str();
-    topology_option_ = sim.add_option("--topology", topology_,
-                                      "hwloc XML topology of every compute node (read with hwloc). Default: the "
-                                      "shipped topologies/small-node.xml (8 cores).");
-    sim.add_option("--slots", slots_, "What a slot is: cores or pus.")
-        ->check(CLI::IsMember({"cores", "pus"}))
-        ->capture_default_str();
+    shape_.add_to(sim, "compute node");
   }
 
   void add_simgrid(CLI::App& sim) {
@@ -81,9 +67,7 @@ class SimCommand final : public Command {
 
   RunOptions run_;
   sim::SimKnobs knobs_;
-  std::string slots_ = "cores";
-  std::string topology_;
-  CLI::Option* topology_option_ = nullptr;
+  NodeShapeOptions shape_;
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ std::uint32_t node_count(const MachineKnobs& k, const Workload& w) {
 }  // namespace
 
 EmulMachine::EmulMachine(const MachineKnobs& knobs, const Workload& workload)
-    : shape_(run_node_shape(knobs.topology_file, knobs.topology_is_default, knobs.slot_unit, workload.trace_slots)) {
+    : shape_(run_node_shape(knobs.node_shape, workload.trace_slots)) {
   const std::uint32_t count = node_count(knobs, workload);
   std::vector<Node> nodes;
   nodes.push_back(Node{"head", shape_.slots, workload.head_computes});

@@ -15,31 +15,6 @@
 namespace pmixflow::emul {
 namespace {
 
-RunInfo run_info(const Workload& w, const RunInputs& in, const EmulMachine& m) {
-  RunInfo r;
-  r.env = "emul";
-  r.seed = in.seed;
-  r.scenario = w.scenario.origin;
-  r.name = w.scenario.name;
-  r.description = w.scenario.description;
-  r.platform = m.description();
-  r.topology = m.shape().source;
-  r.head = m.cluster().node(Cluster::kHead).name;
-  r.nodes = static_cast<std::uint32_t>(m.cluster().schedulable_names().size());
-  r.slots_per_node = m.shape().slots;
-  r.compute_nodes = m.cluster().schedulable_names();
-  r.policy = w.policy;
-  r.time_origin = w.scenario.time_origin;
-  r.assertions = w.scenario.assertions;
-  if (w.trace) {
-    r.trace = w.trace->path;
-    for (const auto& [reason, count] : w.trace->skipped)
-      r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
-    r.compare_recorded = in.compare_recorded;
-  }
-  return r;
-}
-
 // SIGINT, SIGTERM and SIGHUP as a descriptor the loop watches: the emulation stops its parties
 // in order instead of dying with them running. Restores the signal mask when it goes.
 class StopSignals {
@@ -66,8 +41,7 @@ class StopSignals {
 };
 
 void print_hold(const Conductor& c, std::ostream& out) {
-  out << "pmixflow emul: holding; the emulation's servers are listed in " << c.run_dir().path()
-      << "/servers.json\n"
+  out << "pmixflow emul: holding; the emulation's servers are listed in " << c.run_dir().path() << "/servers.json\n"
       << "  attach: pmixflow request --emulation " << c.run_dir().path()
       << " --via controller PMIX_ALLOC_NEW PMIX_ALLOC_NUM_NODES=1\n"
       << "  stop: Ctrl-C (or kill " << ::getpid() << ")\n"
@@ -81,7 +55,8 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
   const EmulMachine machine(options.machine, workload);
   plan_replay(workload, in, machine.compute_nodes());
   const Deployment deployment = deploy(workload, in, machine.cluster());
-  RunOutputs outputs(in.outputs, run_info(workload, in, machine));
+  RunOutputs outputs(in.outputs, describe_run("emul", workload, in, machine.cluster(),
+                                              {machine.description(), machine.shape().source, machine.shape().slots}));
   Loop loop;
   StopSignals signals;
   Conductor conductor(loop, options, in, machine.cluster(), deployment, outputs.log());
@@ -89,7 +64,8 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
     if (const int s = signals.take()) conductor.interrupt(std::string("stopped by ") + ::strsignal(s));
   });
   conductor.start();
-  if (options.hold && !in.outputs.quiet) loop.after(std::chrono::milliseconds(500), [&] { print_hold(conductor, out); });
+  if (options.hold && !in.outputs.quiet)
+    loop.after(std::chrono::milliseconds(500), [&] { print_hold(conductor, out); });
   loop.run();
   switch (conductor.ending()) {
     case Ending::Quiet: return outputs.finish(conductor.end_time(), conductor.stats(), out, err);

@@ -48,9 +48,9 @@ json to_json(const PartySpec& s) {
               {"inputs", to_json(s.inputs)},
               {"machine",
                {{"nodes", s.machine.nodes},
-                {"topology", s.machine.topology_file},
-                {"topology_is_default", s.machine.topology_is_default},
-                {"pus", s.machine.slot_unit == SlotUnit::Pus}}},
+                {"topology", s.machine.node_shape.topology_file},
+                {"topology_is_default", s.machine.node_shape.topology_is_default},
+                {"pus", s.machine.node_shape.slot_unit == SlotUnit::Pus}}},
               {"epoch_ns", s.epoch_ns},
               {"speed", s.speed},
               {"wanted", s.wanted.to_string()},
@@ -70,9 +70,9 @@ PartySpec party_spec_from_json(const json& j) {
     s.inputs = run_inputs_from_json(j.at("inputs"));
     const json& m = j.at("machine");
     m.at("nodes").get_to(s.machine.nodes);
-    m.at("topology").get_to(s.machine.topology_file);
-    m.at("topology_is_default").get_to(s.machine.topology_is_default);
-    s.machine.slot_unit = m.at("pus").get<bool>() ? SlotUnit::Pus : SlotUnit::Cores;
+    m.at("topology").get_to(s.machine.node_shape.topology_file);
+    m.at("topology_is_default").get_to(s.machine.node_shape.topology_is_default);
+    s.machine.node_shape.slot_unit = m.at("pus").get<bool>() ? SlotUnit::Pus : SlotUnit::Cores;
     j.at("epoch_ns").get_to(s.epoch_ns);
     j.at("speed").get_to(s.speed);
     const auto wanted = j.at("wanted").get<std::string>();

@@ -22,31 +22,6 @@
 namespace pmixflow::sim {
 namespace {
 
-RunInfo run_info(const Workload& w, const RunInputs& in, const SimMachine& m) {
-  RunInfo r;
-  r.env = "sim";
-  r.seed = in.seed;
-  r.scenario = w.scenario.origin;
-  r.name = w.scenario.name;
-  r.description = w.scenario.description;
-  r.platform = m.hosts().description;
-  r.topology = m.shape().source;
-  r.head = m.cluster().node(Cluster::kHead).name;
-  r.nodes = m.compute_nodes();
-  r.slots_per_node = m.shape().slots;
-  r.compute_nodes = m.cluster().schedulable_names();
-  r.policy = w.policy;
-  r.time_origin = w.scenario.time_origin;
-  r.assertions = w.scenario.assertions;
-  if (w.trace) {
-    r.trace = w.trace->path;
-    for (const auto& [reason, count] : w.trace->skipped)
-      r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
-    r.compare_recorded = in.compare_recorded;
-  }
-  return r;
-}
-
 WorldOptions world_options(const SimKnobs& k, std::uint64_t seed) {
   WorldOptions o;
   o.daemon_startup_s = k.daemon_startup_s;
@@ -112,7 +87,9 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   const SimMachine machine(knobs, workload);
   plan_replay(workload, in, machine.compute_nodes());
   const Deployment deployment = deploy(workload, in, machine.cluster());
-  RunOutputs outputs(in.outputs, run_info(workload, in, machine));
+  RunOutputs outputs(in.outputs,
+                     describe_run("sim", workload, in, machine.cluster(),
+                                  {machine.hosts().description, machine.shape().source, machine.shape().slots}));
   World world(machine.cluster(), machine.hosts(), world_options(knobs, in.seed), &outputs.log());
   place(world, deployment, machine, workload.policy, knobs, in.seed);
   double wall = 0;

@@ -50,7 +50,7 @@ PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
 
 SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
   const PlatformOptions platform = platform_for(knobs, workload);
-  shape_ = run_node_shape(knobs.topology_file, knobs.topology_is_default, knobs.slot_unit, workload.trace_slots);
+  shape_ = run_node_shape(knobs.node_shape, workload.trace_slots);
   // SimGrid is configured before the platform exists: size it from what was asked for.
   args_ = engine_args(knobs, platform.platform_file.empty() ? (platform.nodes ? platform.nodes : 8) : platform.nodes);
   for (auto& a : args_) argv_.push_back(a.data());

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+
+#include <gtest/gtest.h>
 
 #include "pmix_peer.hpp"
 #include "pmixflow/emul/compat.h"
@@ -40,6 +43,14 @@ inline std::string await_report(Peer& peer, std::string_view prefix, Clock::dura
 inline std::string await_ready(Peer& server) {
   const std::string line = await_report(server, "ready ");
   return line.starts_with("ready ") ? line.substr(6) : line;
+}
+
+// Tells each peer to quit, one after the other, each exiting 0 before the next is told.
+inline void quit_in_order(std::initializer_list<Peer*> peers) {
+  for (Peer* p : peers) {
+    p->tell("quit");
+    EXPECT_EQ(p->finish(), 0) << p->name();
+  }
 }
 
 // "intact" when `got` is `expected`, else what came.

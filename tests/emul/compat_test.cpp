@@ -234,10 +234,7 @@ TEST(Compat, SessionControlRidesOnJobControlAndIsToldApart) {
   EXPECT_EQ(await_report(requestor, "job_control"), "job_control 0 0 intact");
   EXPECT_EQ(await_report(controller, "session"), "session 8 from requestor.0 targets 0 directives intact");
   EXPECT_EQ(await_report(requestor, "blocking"), "blocking 0");  // no callback: waits for the reply
-  requestor.tell("quit");
-  EXPECT_EQ(requestor.finish(), 0);
-  controller.tell("quit");
-  EXPECT_EQ(controller.finish(), 0);
+  quit_in_order({&requestor, &controller});
 }
 
 // ---- c: a launcher tool with a server module ---------------------------------------------------
@@ -338,12 +335,7 @@ TEST(Compat, ALauncherWithAServerModuleServesItsToolsAndStillAsksItsServer) {
   EXPECT_EQ(await_report(controller, "job_control"), "job_control from scheduler.0 targets 0 directives intact");
   EXPECT_EQ(await_report(sched, "job_control"), "job_control 0 0 intact");
 
-  requestor.tell("quit");
-  EXPECT_EQ(requestor.finish(), 0);
-  sched.tell("quit");
-  EXPECT_EQ(sched.finish(), 0);
-  controller.tell("quit");
-  EXPECT_EQ(controller.finish(), 0);
+  quit_in_order({&requestor, &sched, &controller});
 }
 
 // ---- e: finalizing a tool that attached -------------------------------------------------------
@@ -379,8 +371,7 @@ TEST(Compat, AToolThatAttachedToItsServerFinalizesCleanly) {
   EXPECT_EQ(await_report(tool, "job_control"), "job_control 0 0 intact");
   EXPECT_EQ(await_report(tool, "finalized"), "finalized 0");
   EXPECT_EQ(tool.finish(), 0);
-  controller.tell("quit");
-  EXPECT_EQ(controller.finish(), 0);
+  quit_in_order({&controller});
 }
 
 // ---- d: an event for one tool -------------------------------------------------------------------
@@ -442,8 +433,7 @@ TEST(Compat, ATargetedEventReachesOneToolWithItsPayload) {
   b.tell("quit");
   EXPECT_EQ(a.finish(), 0);
   EXPECT_EQ(b.finish(), 0);
-  controller.tell("quit");
-  EXPECT_EQ(controller.finish(), 0);
+  quit_in_order({&controller});
 }
 
 TEST(Compat, AnEventALauncherRelaysIsToldApartByItsTools) {
@@ -494,12 +484,7 @@ TEST(Compat, AnEventALauncherRelaysIsToldApartByItsTools) {
   EXPECT_EQ(await_report(sched, "event"), from + "yes payload intact");
   EXPECT_EQ(await_report(requestor, "event", 2s), from + "no payload intact");
 
-  requestor.tell("quit");
-  EXPECT_EQ(requestor.finish(), 0);
-  sched.tell("quit");
-  EXPECT_EQ(sched.finish(), 0);
-  controller.tell("quit");
-  EXPECT_EQ(controller.finish(), 0);
+  quit_in_order({&requestor, &sched, &controller});
 }
 
 }  // namespace

@@ -176,8 +176,7 @@ TEST(CompatTransport, EveryPmixTcpSocketLeavesWithoutDelay) {
   tool.tell("quit");
   EXPECT_EQ(await_report(tool, "finalized"), "finalized 0");
   EXPECT_EQ(tool.finish(), 0);
-  server.tell("quit");
-  EXPECT_EQ(server.finish(), 0);
+  quit_in_order({&server});
 }
 
 // ---- tags ----------------------------------------------------------------------------------

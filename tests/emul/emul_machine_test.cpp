@@ -69,13 +69,13 @@ TEST(EmulMachine, HeadComputesMakesTheHeadSchedulable) {
 TEST(EmulMachine, EveryNodeHasTheTopologysSlots) {
   MachineKnobs k;
   k.nodes = 3;
-  k.topology_file = shipped_topology("node-2x16.xml");
-  k.topology_is_default = false;
+  k.node_shape.topology_file = shipped_topology("node-2x16.xml");
+  k.node_shape.topology_is_default = false;
   const EmulMachine cores(k, Workload{});
   EXPECT_EQ(cores.shape().cores, 32u);
   for (const Node& n : cores.cluster().nodes()) EXPECT_EQ(n.slots, 32u) << n.name;
 
-  k.slot_unit = SlotUnit::Pus;
+  k.node_shape.slot_unit = SlotUnit::Pus;
   const EmulMachine pus(k, Workload{});
   for (const Node& n : pus.cluster().nodes()) EXPECT_EQ(n.slots, 64u) << n.name;
 }
@@ -112,13 +112,13 @@ TEST(EmulMachine, TraceWithoutMaxNodesIsRefusedWithoutNodes) {
 
 TEST(EmulMachine, MissingTopologyIsRefusedNamingIt) {
   MachineKnobs k;
-  k.topology_file = "/nonexistent/pmixflow-ut-topology.xml";
-  k.topology_is_default = false;
+  k.node_shape.topology_file = "/nonexistent/pmixflow-ut-topology.xml";
+  k.node_shape.topology_is_default = false;
   try {
     const EmulMachine m(k, Workload{});
     ADD_FAILURE() << "read a missing topology";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(k.topology_file), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(k.node_shape.topology_file), std::string::npos) << e.what();
   }
 }
 

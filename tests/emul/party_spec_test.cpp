@@ -72,9 +72,9 @@ void expect_same(const PartySpec& got, const PartySpec& want) {
   EXPECT_EQ(got.address, want.address);
   expect_same_inputs(got.inputs, want.inputs);
   EXPECT_EQ(got.machine.nodes, want.machine.nodes);
-  EXPECT_EQ(got.machine.topology_file, want.machine.topology_file);
-  EXPECT_EQ(got.machine.topology_is_default, want.machine.topology_is_default);
-  EXPECT_EQ(got.machine.slot_unit, want.machine.slot_unit);
+  EXPECT_EQ(got.machine.node_shape.topology_file, want.machine.node_shape.topology_file);
+  EXPECT_EQ(got.machine.node_shape.topology_is_default, want.machine.node_shape.topology_is_default);
+  EXPECT_EQ(got.machine.node_shape.slot_unit, want.machine.node_shape.slot_unit);
   EXPECT_EQ(got.epoch_ns, want.epoch_ns);
   EXPECT_EQ(got.speed, want.speed);
   EXPECT_EQ(got.wanted, want.wanted);
@@ -110,10 +110,10 @@ TEST(PartySpec, EveryKindOfPartyRoundTrips) {
 
 TEST(PartySpec, CoresAndPusRoundTrip) {
   PartySpec s = every_field();
-  s.machine.slot_unit = SlotUnit::Cores;
-  EXPECT_EQ(party_spec_from_json(to_json(s)).machine.slot_unit, SlotUnit::Cores);
-  s.machine.slot_unit = SlotUnit::Pus;
-  EXPECT_EQ(party_spec_from_json(to_json(s)).machine.slot_unit, SlotUnit::Pus);
+  s.machine.node_shape.slot_unit = SlotUnit::Cores;
+  EXPECT_EQ(party_spec_from_json(to_json(s)).machine.node_shape.slot_unit, SlotUnit::Cores);
+  s.machine.node_shape.slot_unit = SlotUnit::Pus;
+  EXPECT_EQ(party_spec_from_json(to_json(s)).machine.node_shape.slot_unit, SlotUnit::Pus);
 }
 
 TEST(RunInputs, BatchDelayRoundTripsPresentAndAbsent) {

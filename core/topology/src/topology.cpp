@@ -82,15 +82,14 @@ NodeShape builtin_shape() {
   return s;
 }
 
-NodeShape run_node_shape(const std::string& topology_file, bool topology_is_default, SlotUnit unit,
-                         std::optional<unsigned> trace_slots) {
-  if (topology_is_default && trace_slots) {
+NodeShape run_node_shape(const NodeShapeChoice& choice, std::optional<unsigned> trace_slots) {
+  if (choice.topology_is_default && trace_slots) {
     NodeShape s;
     s.source = "trace header (MaxProcs / MaxNodes)";
     s.slots = s.cores = s.pus = *trace_slots;
     return s;
   }
-  return topology_file.empty() ? builtin_shape() : load_topology(topology_file, unit);
+  return choice.topology_file.empty() ? builtin_shape() : load_topology(choice.topology_file, choice.slot_unit);
 }
 
 }  // namespace pmixflow

@@ -43,4 +43,30 @@ void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_
       ReplayOptions{in.via_daemon, in.seed, workload.policy, 1.0, in.preemptible_queues, in.all_preemptible});
 }
 
+RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, const Cluster& cluster,
+                     MachineFacts machine) {
+  RunInfo r;
+  r.env = std::move(env);
+  r.seed = in.seed;
+  r.scenario = w.scenario.origin;
+  r.name = w.scenario.name;
+  r.description = w.scenario.description;
+  r.platform = std::move(machine.platform);
+  r.topology = std::move(machine.topology);
+  r.head = cluster.node(Cluster::kHead).name;
+  r.compute_nodes = cluster.schedulable_names();
+  r.nodes = static_cast<std::uint32_t>(r.compute_nodes.size());
+  r.slots_per_node = machine.slots_per_node;
+  r.policy = w.policy;
+  r.time_origin = w.scenario.time_origin;
+  r.assertions = w.scenario.assertions;
+  if (w.trace) {
+    r.trace = w.trace->path;
+    for (const auto& [reason, count] : w.trace->skipped)
+      r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
+    r.compare_recorded = in.compare_recorded;
+  }
+  return r;
+}
+
 }  // namespace pmixflow

@@ -15,9 +15,7 @@ namespace pmixflow::emul {
 
 struct MachineKnobs {
   std::uint32_t nodes = 0;    // 0: 8, or a replayed trace's MaxNodes
-  std::string topology_file;  // hwloc XML of every compute node; empty: the built-in shape
-  bool topology_is_default = true;
-  SlotUnit slot_unit = SlotUnit::Cores;
+  NodeShapeChoice node_shape;
 };
 
 class EmulMachine {

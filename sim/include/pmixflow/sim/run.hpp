@@ -15,9 +15,7 @@ namespace pmixflow::sim {
 // What only the simulator has: the simulated machine and the costs of SimGrid itself.
 struct SimKnobs {
   PlatformOptions platform;
-  std::string topology_file;  // hwloc XML of every compute node; empty: the built-in shape
-  SlotUnit slot_unit = SlotUnit::Cores;
-  bool topology_is_default = true;  // no --topology given: a trace may size the nodes itself
+  NodeShapeChoice node_shape;
   double daemon_startup_s = 0.05;
   double jitter = 0.05;                  // relative spread of daemon and process start-up times
   std::size_t idle_actors = 4096;        // WorldOptions::idle_actors

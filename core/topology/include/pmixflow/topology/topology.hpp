@@ -26,10 +26,16 @@ NodeShape load_topology(const std::string& path, SlotUnit unit);
 // away from its sources.
 NodeShape builtin_shape();
 
+// What a run is told of its nodes' shape, in every environment.
+struct NodeShapeChoice {
+  std::string topology_file;        // hwloc XML of every compute node; empty: the built-in shape
+  bool topology_is_default = true;  // no topology given: a trace may size the nodes itself
+  SlotUnit slot_unit = SlotUnit::Cores;
+};
+
 // The shape of every compute node of a run: a replay with no topology of its own gets the
 // nodes it was recorded on (`trace_slots`, MaxProcs / MaxNodes), otherwise the topology file
 // (the built-in shape when there is none).
-NodeShape run_node_shape(const std::string& topology_file, bool topology_is_default, SlotUnit unit,
-                         std::optional<unsigned> trace_slots);
+NodeShape run_node_shape(const NodeShapeChoice& choice, std::optional<unsigned> trace_slots);
 
 }  // namespace pmixflow

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "pmixflow/model/cluster.hpp"
 #include "pmixflow/results/output_options.hpp"
+#include "pmixflow/results/run_info.hpp"
 #include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/trace/swf.hpp"
 
@@ -52,5 +54,18 @@ Workload load_workload(const RunInputs& in);
 
 // A replay's calls on a machine of `compute_nodes`: every job a PMIx_Allocation_request.
 void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_nodes);
+
+// The machine as an environment describes it: for people (`platform`), where its node shape
+// came from, and the slots of each compute node.
+struct MachineFacts {
+  std::string platform;
+  std::string topology;
+  std::uint32_t slots_per_node = 0;
+};
+
+// What the log's header and the summary say of a run, the same in every environment (`env`:
+// "sim", "emul").
+RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, const Cluster& cluster,
+                     MachineFacts machine);
 
 }  // namespace pmixflow
