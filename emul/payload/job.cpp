@@ -3,12 +3,14 @@
 //   pmixflow-job --runtime SECONDS --speed X [--exit-code N | --exit-signal N] [-- CMD ARGS...]
 //
 // It runs SECONDS of scenario time, SECONDS / X of wall time, during which it is not stopped,
-// then exits with N, or dies by signal N. What follows `--` is the command the scenario named,
-// shown by `ps` and otherwise ignored. Bad arguments: a message on stderr and exit status 2.
+// then exits with N, or dies by signal N, or with the daemon that started it. What follows `--`
+// is the command the scenario named, shown by `ps` and otherwise ignored. Bad arguments: a message on stderr and exit status 2.
 // It links nothing but the C and C++ runtimes: it is started for every process of every job.
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -109,6 +111,17 @@ void run_for(double wall) {
 
 void on_application_signal(int) {}
 
+// Started by a daemon (PMIXFLOW_DAEMON_PID: posix_spawn cannot ask for it itself), the process
+// dies with it, as PRRTE's processes die with their daemon. False when that daemon is gone
+// already: the process was left to another parent before it could ask.
+bool dies_with_its_daemon() {
+  const char* daemon = std::getenv("PMIXFLOW_DAEMON_PID");
+  if (!daemon) return true;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  long pid = 0;
+  return parse(std::string_view(daemon), pid) && pid == static_cast<long>(getppid());
+}
+
 // The job is an application that handles its signals, as the simulator's processes are: only
 // SIGHUP, SIGINT, SIGTERM and SIGKILL end it (sim/src/timed_processes.cpp, terminates()); any
 // other a session's PMIX_SESSION_SIGNAL delivers is caught and the job runs on. SIGSTOP and
@@ -135,6 +148,7 @@ int main(int argc, char** argv) {
         stderr);
     return 2;
   }
+  if (!dies_with_its_daemon()) return 127;
   handle_application_signals();
   struct sigaction on_cont {};
   on_cont.sa_handler = on_continue;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,9 @@ class Conductor {
   Conductor(const Conductor&) = delete;
   Conductor& operator=(const Conductor&) = delete;
 
-  // Starts the parties that are up from time 0, waits for them to be ready, starts the clock.
-  void start();
+  // Starts the parties that are up from time 0, waits for them to be ready, starts the clock;
+  // `up` runs then, once: every party started with the run is ready and its server listed.
+  void start(std::function<void()> up = {});
   Ending ending() const { return ending_; }
   const std::string& failure() const { return failure_; }
   double end_time() const { return merge_.last_time(); }
@@ -79,6 +81,7 @@ class Conductor {
   void handle(Party& p, control::Activity&& f);
   void handle(Party& p, control::Bye&& f);
   void list_server(Party& p);
+  void warm_again(NodeId node);
   template <class F>
   void handle(Party&, F&&) {}
   void on_link_closed(std::uint64_t serial);
@@ -124,6 +127,7 @@ class Conductor {
   RunDir dir_;
   RunClock clock_;
   bool clock_started_ = false;
+  std::function<void()> up_;
   Directory directory_;
   EventMerge merge_;
   std::map<std::uint64_t, std::unique_ptr<Party>> parties_;  // every process started, by serial

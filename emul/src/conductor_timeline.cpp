@@ -3,17 +3,21 @@
 // controller asks for (the launcher's job, which PRRTE's plm does).
 #include <signal.h>
 
+#include <utility>
+
 #include "conductor.hpp"
 
 namespace pmixflow::emul {
 namespace {
 
-// Up to this many nodes, every node's daemon is started ahead (start()).
-constexpr std::size_t kWarmNodes = 17;
+// Up to this many compute nodes (a scenario's machine), every one's daemon is started ahead
+// (start()); a larger machine (a trace's) would spend processes on nodes it may never use.
+constexpr std::size_t kWarmComputeNodes = 16;
 
 }  // namespace
 
-void Conductor::start() {
+void Conductor::start(std::function<void()> up) {
+  up_ = std::move(up);
   // Everything up at time 0 is started before the clock, and the clock starts once all of it is
   // ready: a process's start-up (exec, PMIx's own) is not part of the scenario's first instant.
   auto up_at_zero = [](const UpDown& s) { return !s.empty() && s.front().second && s.front().first <= 0; };
@@ -34,11 +38,11 @@ void Conductor::start() {
   // scenario's time 0 is a DVM being started, and a DVM growing later is daemons wiring up, not
   // processes being exec'd (the simulator charges a daemon's start 50 ms; a cold process here
   // takes as long as the machine makes it - seconds under the sanitizers - which is not the
-  // flow's time). Every node's on a machine of up to kWarmNodes; on a larger one (a trace) only
-  // the DVM the controller starts with, the others starting cold when it grows.
+  // flow's time). Every node's on a machine of up to kWarmComputeNodes; on a larger one only the
+  // DVM the controller starts with, the others starting cold when it grows.
   std::vector<NodeId> warm;
   if (up_at_zero(deployment_.controller_schedule)) warm = deployment_.controller.initial_dvm;
-  if (cluster_.size() <= kWarmNodes) {
+  if (cluster_.size() - 1 <= kWarmComputeNodes) {
     warm.clear();
     for (NodeId n = 0; n < cluster_.size(); ++n)
       if (cluster_.node(n).schedulable && n != Cluster::kHead) warm.push_back(n);
@@ -48,12 +52,21 @@ void Conductor::start() {
   quiet_check_ = loop_.after(std::chrono::milliseconds(20), [this] { check_quiet(); });
 }
 
+// A daemon that left the DVM (told to, PMIX_ALLOC_INHERITANCE none) is replaced by one started
+// ahead, as at the start: the DVM growing onto its node again is a daemon wiring up, not a
+// process being exec'd.
+void Conductor::warm_again(NodeId node) {
+  if (ending_ != Ending::Running || cluster_.size() - 1 > kWarmComputeNodes || dead_nodes_.count(node)) return;
+  if (!find(Address::daemon(node))) spawn(Address::daemon(node));
+}
+
 void Conductor::start_clock() {
   clock_.epoch = SteadyClock::now();
   clock_started_ = true;
   for (auto& [serial, p] : parties_)
     if (p->go_when_ready && !p->exited) go(*p);
   arm_timeline();
+  if (up_) std::exchange(up_, {})();
 }
 
 void Conductor::arm_timeline() {

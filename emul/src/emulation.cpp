@@ -63,9 +63,10 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
   loop.watch(signals.fd(), [&] {
     if (const int s = signals.take()) conductor.interrupt(std::string("stopped by ") + ::strsignal(s));
   });
-  conductor.start();
-  if (options.hold && !in.outputs.quiet)
-    loop.after(std::chrono::milliseconds(500), [&] { print_hold(conductor, out); });
+  // Said once every party is up and listed: a user attaching at once finds every server.
+  conductor.start([&] {
+    if (options.hold && !in.outputs.quiet) print_hold(conductor, out);
+  });
   loop.run();
   switch (conductor.ending()) {
     case Ending::Quiet: return outputs.finish(conductor.end_time(), conductor.stats(), out, err);

@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pmixflow/model/app_behaviour.hpp"
@@ -372,6 +373,55 @@ TEST(Payload, DiesByItsSignalWithoutACoreFile) {
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), 11);
   EXPECT_FALSE(WCOREDUMP(status));  // a described end, not a crash to keep
+}
+
+// A daemon's job process knows its daemon by PMIXFLOW_DAEMON_PID; started by anyone else (its
+// daemon gone before it could ask to die with it), it does not run.
+TEST(Payload, StartedForADaemonThatIsGoneItDoesNotRun) {
+  ::setenv("PMIXFLOW_DAEMON_PID", "1", 1);
+  const int code = run_payload({"--runtime", "30"});
+  ::unsetenv("PMIXFLOW_DAEMON_PID");
+  EXPECT_EQ(code, 127);
+}
+
+// Whether `pid` still runs: present and not a zombie waiting for its new parent.
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+TEST(Payload, ItDiesWithItsDaemon) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const pid_t daemon = ::fork();
+  ASSERT_GE(daemon, 0);
+  if (daemon == 0) {  // a daemon: starts one process as RealProcesses does, then waits to be killed
+    ::setenv("PMIXFLOW_DAEMON_PID", std::to_string(::getpid()).c_str(), 1);
+    char* argv[] = {const_cast<char*>(PMIXFLOW_JOB_BIN), const_cast<char*>("--runtime"), const_cast<char*>("60"),
+                    nullptr};
+    pid_t job = 0;
+    if (::posix_spawn(&job, argv[0], nullptr, nullptr, argv, environ) != 0) ::_exit(1);
+    [[maybe_unused]] const auto n = ::write(ends[1], &job, sizeof job);
+    ::pause();
+    ::_exit(0);
+  }
+  ::close(ends[1]);
+  pid_t job = 0;
+  ASSERT_EQ(::read(ends[0], &job, sizeof job), static_cast<ssize_t>(sizeof job));
+  ::close(ends[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it has asked to die with its daemon
+  ASSERT_TRUE(running(job));
+  ::kill(daemon, SIGKILL);
+  ::waitpid(daemon, nullptr, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (running(job) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const bool outlived = running(job);
+  if (outlived) ::kill(job, SIGKILL);
+  EXPECT_FALSE(outlived) << "the job's process outlived its daemon";
 }
 
 }  // namespace

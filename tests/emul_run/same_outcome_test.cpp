@@ -26,11 +26,9 @@ constexpr const char* kSpeed = "2";
 constexpr const char* kSpeed = "4";
 #endif
 
-// Scenarios whose steps leave less room than a real machine needs, run slower.
-//  - dvm-released-reservation: PMIX_ALLOC_ACTIVATE is answered at once and the spawn two scenario
-//    seconds later needs n01 and n02's daemons up by then; starting two daemon processes on a
-//    loaded machine (a sanitizer build, a parallel test) takes longer than half a wall second.
-const std::map<std::string, std::string> kSlower{{"dvm-released-reservation", "1"}};
+// Scenarios whose steps leave less room than a real machine needs, run slower (none today: every
+// party and daemon is started ahead of its time, docs/emulation.md).
+const std::map<std::string, std::string> kSlower{};
 
 // Scenarios the emulator does not run, and why.
 const std::map<std::string, std::string> kNotEmulated{};
@@ -42,16 +40,10 @@ std::vector<std::string> scenarios() {
   std::sort(names.begin(), names.end());
 #ifdef PMIXFLOW_SANITIZED
   // Under the sanitizers every process runs several times slower: a sixth of the scenarios, and
-  // every fault, at half the speed keep the pass within CI's time; the normal build runs them all. Left out here
-  // too, the scenarios whose outcome hangs on a daemon starting a job's processes within a
-  // few scenario seconds: a sanitized daemon forks each of them in about 100 ms, eight to a node,
-  // and a grant with an app is answered once they all run.
-  const std::map<std::string, std::string> slow_forks{
-      {"fault-scheduler-restart", "the scheduler is killed 2 s after a 64-process job's launch"},
-      {"session-sep-false", "the requestor leaves 4 s after asking for a session with an 8-process job"}};
+  // every fault, at half the speed keep the pass within CI's time; the normal build runs them all.
   std::vector<std::string> some;
   for (std::size_t i = 0; i < names.size(); ++i)
-    if ((i % 6 == 0 || names[i].rfind("fault-", 0) == 0) && !slow_forks.count(names[i])) some.push_back(names[i]);
+    if (i % 6 == 0 || names[i].rfind("fault-", 0) == 0) some.push_back(names[i]);
   return some;
 #else
   return names;
