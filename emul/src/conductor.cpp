@@ -244,6 +244,7 @@ void Conductor::on_exit(std::uint64_t serial) {
   // A party the run starts with that cannot start: there is no run.
   if (!clock_started_ && !p->ready && ending_ == Ending::Running)
     finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");
+  if (p->up_again && ending_ == Ending::Running) spawn(p->address).go_when_ready = true;
   const bool left = status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0;
   if (left && p->went && !p->killed && p->address.kind == PartyKind::Daemon) warm_again(p->address.index);
 }

@@ -65,6 +65,7 @@ class Conductor {
     bool go_when_ready = false;
     bool idle = true;
     bool killed = false;   // by us: a fault or the scenario's stop
+    bool up_again = false;  // killed, and to come up again once its process has gone
     bool exited = false;
     bool start_fails = false;  // a daemon told to fail before its wire-up
     std::optional<ServerEntry> server;

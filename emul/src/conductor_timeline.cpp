@@ -100,8 +100,11 @@ void Conductor::at(double t, std::function<void()> fn) {
 
 void Conductor::bring_up(Address a) {
   if (Party* p = find(a)) {
+    // Killed and not gone yet (a sanitized process can take a second to die): its successor
+    // starts once it has, so that its peers hear of the loss before they meet the new one.
+    if (p->killed) p->up_again = true;
     // Started ahead (start()): it goes now, or as soon as it is ready.
-    if (!p->went && !p->killed) p->ready ? go(*p) : void(p->go_when_ready = true);
+    else if (!p->went) p->ready ? go(*p) : void(p->go_when_ready = true);
     return;
   }
   spawn(a).go_when_ready = true;
