@@ -14,6 +14,7 @@ set -euo pipefail
 packages=(
   build-essential
   cmake
+  ninja-build
   pkg-config
   libsimgrid-dev
   libhwloc-dev
@@ -81,6 +82,9 @@ install_missing
 mkdir -p "$build"
 : >"$build/setup.log"
 say "configuring $build ($build_type)"
-run_logged cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" "$@"
+# Ninja for a new build directory; one configured before keeps its generator.
+generator=()
+[[ -f "$build/CMakeCache.txt" ]] || generator=(-G Ninja)
+run_logged cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="$build_type" "$@"
 say "building $build"
 run_logged cmake --build "$build" -j"$(nproc)"

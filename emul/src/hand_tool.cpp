@@ -49,16 +49,16 @@ struct HandTool::Waiter {
 // Ctrl-C, SIGTERM and SIGHUP, held back from the whole process while PMIx runs (its threads,
 // started later, inherit the mask) and taken by the waits as the end of waiting: the tool then
 // finalizes and removes its directory instead of dying with them.
-class StopSignals {
+class HeldSignals {
  public:
-  StopSignals() {
+  HeldSignals() {
     sigemptyset(&set_);
     for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, s);
     ::pthread_sigmask(SIG_BLOCK, &set_, &old_);
   }
-  ~StopSignals() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
+  ~HeldSignals() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
   bool taken() const {
     const timespec now{};
     return ::sigtimedwait(&set_, nullptr, &now) > 0;
@@ -150,7 +150,7 @@ enum class Waited { Done, TimedOut, Stopped };
 // held back wakes no condition variable.
 template <class Pred>
 Waited wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                  std::chrono::steady_clock::time_point deadline, const StopSignals& stop, Pred done) {
+                  std::chrono::steady_clock::time_point deadline, const HeldSignals& stop, Pred done) {
   constexpr auto kSlice = std::chrono::milliseconds(50);
   while (!done()) {
     if (stop.taken()) return Waited::Stopped;
@@ -166,7 +166,7 @@ Waited wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& c
 // waiting, and such a call cannot be cancelled: if it is still going, the thread is left to it
 // (it owns what it uses), and the process must not call PMIx again.
 template <class Fn>
-Waited within(std::chrono::steady_clock::time_point deadline, const StopSignals& stop, Fn fn) {
+Waited within(std::chrono::steady_clock::time_point deadline, const HeldSignals& stop, Fn fn) {
   struct Run {
     std::mutex mutex;
     std::condition_variable done_cv;
@@ -214,7 +214,7 @@ HandServer server_of_emulation(const std::string& dir, const std::string& party)
 
 HandTool::HandTool(HandToolOptions options)
     : options_(std::move(options)),
-      signals_(std::make_unique<StopSignals>()),
+      signals_(std::make_unique<HeldSignals>()),
       deadline_(std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                        std::chrono::duration<double>(options_.timeout_s))) {
   dir_ = private_dir();

@@ -9,14 +9,10 @@
 
 #include "backfill_trace.hpp"
 #include "pmixflow_run.hpp"
+#include "contains.hpp"
 
 namespace pmixflow::test {
 namespace {
-
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
 
 constexpr const char* kTrace = kBackfillTrace;
 

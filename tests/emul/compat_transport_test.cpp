@@ -245,7 +245,7 @@ std::string release_held() {
 }
 
 // The launcher's allocate, for its tool: answers "t-<request id>" at once.
-pmix_status_t launcher_allocate(const pmix_proc_t*, pmix_alloc_directive_t, const pmix_info_t data[], size_t ndata,
+pmix_status_t answering_allocate(const pmix_proc_t*, pmix_alloc_directive_t, const pmix_info_t data[], size_t ndata,
                                 pmix_info_cbfunc_t cbfunc, void* cbdata) {
   try {
     answer_allocation(cbfunc, cbdata, "t-" + request_id(data, ndata));
@@ -279,7 +279,7 @@ std::string ask_answered_first() {
 int launcher(Channel& ch, const std::string& dir, const std::string& uri, bool apart) {
   pmix_server_module_t module{};
   module.tool_connected = accept_tool;
-  module.allocate = launcher_allocate;
+  module.allocate = answering_allocate;
   PmixInfos info = launcher_info(dir, "launcher");
   pmix_proc_t me, server;
   if (const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size()); rc != PMIX_SUCCESS) {

@@ -21,7 +21,7 @@ namespace {
 // Four one-slot nodes; every job needs all four, so they run one at a time. Job 1 starts at
 // once; when it ends (t=100) jobs 2 (estimate 1000 s) and 3 (estimate 10 s) both wait. FCFS
 // starts job 2 first; shortest-estimate-first starts job 3.
-constexpr const char* kTrace =
+constexpr const char* kPluginTrace =
     "; Version: 2.2\n"
     "; MaxNodes: 4\n"
     "; MaxProcs: 4\n"
@@ -57,19 +57,19 @@ class ScopedEnv {
   const char* name_;
 };
 
-struct PolicyRun {
+struct PluginRun {
   int exit_code = -1;
   std::string output;                           // stdout and stderr
   std::map<std::string, double> start;          // job_id -> starting_time
   std::optional<std::string> scheduler_policy;  // the policy's name() in the scheduler.up event
 };
 
-PolicyRun replay(const std::string& policy, const char* trace_text = kTrace) {
+PluginRun replay_with(const std::string& policy, const char* trace_text = kPluginTrace) {
   const auto dir = scratch_dir("plugin");
   const auto trace = dir / "t.swf";
   std::ofstream(trace) << trace_text;
   const auto r = run_pmixflow({"sim", "--trace", trace.string(), "--policy", policy, "--out", (dir / "out").string()});
-  PolicyRun out;
+  PluginRun out;
   out.exit_code = r.exit_code;
   out.output = r.out + r.err;
   if (r.exit_code == 0) {
@@ -95,13 +95,13 @@ bool contains(const std::string& haystack, const std::string& needle) {
 }
 
 TEST(Plugin, TheExamplePolicyLoadsRunsAndStartsTheShortestJobFirst) {
-  const PolicyRun fcfs = replay("fcfs");
+  const PluginRun fcfs = replay_with("fcfs");
   ASSERT_EQ(fcfs.exit_code, 0) << fcfs.output;
   EXPECT_NEAR(fcfs.start.at("1"), 0, 0.02);
   EXPECT_NEAR(fcfs.start.at("2"), 100, 0.02);
   EXPECT_NEAR(fcfs.start.at("3"), 200, 0.02);
 
-  const PolicyRun sf = replay(PMIXFLOW_EXAMPLE_POLICY);
+  const PluginRun sf = replay_with(PMIXFLOW_EXAMPLE_POLICY);
   ASSERT_EQ(sf.exit_code, 0) << sf.output;
   EXPECT_EQ(sf.scheduler_policy, "smallest-first");  // name() reached the scheduler
   ASSERT_EQ(sf.start.size(), 3u);
@@ -112,7 +112,7 @@ TEST(Plugin, TheExamplePolicyLoadsRunsAndStartsTheShortestJobFirst) {
 
 TEST(Plugin, TheExamplePolicyProtectsAJobThatWaitedTooLong) {
   // By default (one day) nothing has waited too long here: the short jobs keep overtaking job 2.
-  const PolicyRun starved = replay(PMIXFLOW_EXAMPLE_POLICY, kStarvationTrace);
+  const PluginRun starved = replay_with(PMIXFLOW_EXAMPLE_POLICY, kStarvationTrace);
   ASSERT_EQ(starved.exit_code, 0) << starved.output;
   ASSERT_EQ(starved.start.size(), 5u);
   EXPECT_NEAR(starved.start.at("1"), 0, 0.02);
@@ -124,7 +124,7 @@ TEST(Plugin, TheExamplePolicyProtectsAJobThatWaitedTooLong) {
   // Past 30 s job 2 is protected: at t=52 (it has waited 51 s) job 5 still starts, as it ends
   // before job 2 can; job 4 would not, so it waits, and job 2 starts as soon as job 1 ends.
   const ScopedEnv max_wait(kMaxWaitVariable, "30");
-  const PolicyRun protected_run = replay(PMIXFLOW_EXAMPLE_POLICY, kStarvationTrace);
+  const PluginRun protected_run = replay_with(PMIXFLOW_EXAMPLE_POLICY, kStarvationTrace);
   ASSERT_EQ(protected_run.exit_code, 0) << protected_run.output;
   ASSERT_EQ(protected_run.start.size(), 5u);
   EXPECT_NEAR(protected_run.start.at("3"), 2, 0.02);    // before job 2 had waited 30 s
@@ -135,7 +135,7 @@ TEST(Plugin, TheExamplePolicyProtectsAJobThatWaitedTooLong) {
 
 TEST(Plugin, AnExceptionFromThePolicysConstructorIsReported) {
   const ScopedEnv max_wait(kMaxWaitVariable, "soon");
-  const PolicyRun r = replay(PMIXFLOW_EXAMPLE_POLICY);
+  const PluginRun r = replay_with(PMIXFLOW_EXAMPLE_POLICY);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, PMIXFLOW_EXAMPLE_POLICY)) << r.output;
   EXPECT_TRUE(contains(r.output, "PMIXFLOW_SMALLEST_FIRST_MAX_WAIT")) << r.output;
@@ -143,7 +143,7 @@ TEST(Plugin, AnExceptionFromThePolicysConstructorIsReported) {
 }
 
 TEST(Plugin, ALibraryOfAnotherApiVersionIsRefusedNamingBothVersions) {
-  const PolicyRun r = replay(PMIXFLOW_WRONG_API_POLICY);
+  const PluginRun r = replay_with(PMIXFLOW_WRONG_API_POLICY);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, PMIXFLOW_WRONG_API_POLICY)) << r.output;
   EXPECT_TRUE(contains(r.output, "version " + std::to_string(kPolicyApiVersion + 1))) << r.output;
@@ -152,7 +152,7 @@ TEST(Plugin, ALibraryOfAnotherApiVersionIsRefusedNamingBothVersions) {
 }
 
 TEST(Plugin, ALibraryWithoutAnEntryPointIsRefusedNamingIt) {
-  const PolicyRun r = replay(PMIXFLOW_NO_CREATE_POLICY);
+  const PluginRun r = replay_with(PMIXFLOW_NO_CREATE_POLICY);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, PMIXFLOW_NO_CREATE_POLICY)) << r.output;
   EXPECT_TRUE(contains(r.output, "pmixflow_policy_create")) << r.output;
@@ -161,7 +161,7 @@ TEST(Plugin, ALibraryWithoutAnEntryPointIsRefusedNamingIt) {
 TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
   const std::string missing =
       (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();
-  const PolicyRun r = replay(missing);
+  const PluginRun r = replay_with(missing);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, missing + ": field '--policy'")) << r.output;
   EXPECT_TRUE(contains(r.output, "not found")) << r.output;
@@ -171,7 +171,7 @@ TEST(Plugin, AFileThatIsNotALibraryIsRefusedNamingThePath) {
   const auto dir = scratch_dir("not-a-library");
   const std::string fake = (dir / "libfake.so").string();
   std::ofstream(fake) << "not an ELF file\n";
-  const PolicyRun r = replay(fake);
+  const PluginRun r = replay_with(fake);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output, fake + ": field '--policy': cannot load the policy library")) << r.output;

@@ -11,15 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include "contains.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::test {
-
-// gmock is not linked: a substring check that prints both sides when it fails.
-inline ::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
 
 // Runs `f`, which must throw InputError, and hands the error back for inspection; a missing
 // throw fails the test rather than returning a default.

@@ -241,7 +241,7 @@ TEST(ConservativePolicy, WholeNodeRequestsPlanWithAllTheirSlotsAndWaitForTheLayo
 
 // ---- The promise, in a bare event loop ----
 
-struct Job {
+struct QueuedJob {
   std::uint64_t key;
   double submit;
   std::uint64_t cpus;
@@ -258,7 +258,7 @@ struct Outcome {
 
 // Arrivals and ends in time order; after each instant, the policy is asked until it says no,
 // as the scheduler does. Starts are checked against the first reservation each request got.
-Outcome simulate(const std::vector<Job>& jobs, std::uint64_t total) {
+Outcome simulate(const std::vector<QueuedJob>& jobs, std::uint64_t total) {
   ConservativePolicy policy;
   FakeView v;
   v.total = total;
@@ -282,7 +282,7 @@ Outcome simulate(const std::vector<Job>& jobs, std::uint64_t total) {
       v.queue_job(jobs[next_arrival].key, jobs[next_arrival].cpus, jobs[next_arrival].estimate);
     while (auto key = policy.next(v)) {
       v.start(*key);
-      const Job& job = jobs[*key];
+      const QueuedJob& job = jobs[*key];
       ends[*key] = t + job.runtime;
       out.started[*key] = t;
       if (!out.first_reservation.count(*key)) out.first_reservation[*key] = t;
@@ -304,9 +304,9 @@ Outcome simulate(const std::vector<Job>& jobs, std::uint64_t total) {
 }
 
 // Runtimes within the estimates, unless `overrun`: then some run past them by up to 20 s.
-std::vector<Job> workload(std::uint32_t seed, std::size_t n, std::uint64_t total, bool overrun = false) {
+std::vector<QueuedJob> workload(std::uint32_t seed, std::size_t n, std::uint64_t total, bool overrun = false) {
   std::mt19937 rng(seed);
-  std::vector<Job> jobs;
+  std::vector<QueuedJob> jobs;
   double t = 0;
   for (std::uint64_t key = 0; key < n; ++key) {
     t += rng() % 40;  // equal submit times happen
@@ -320,7 +320,7 @@ std::vector<Job> workload(std::uint32_t seed, std::size_t n, std::uint64_t total
       default: runtime = no_estimate ? 1 + rng() % 300 : 1 + rng() % static_cast<std::uint32_t>(estimate);
     }
     if (overrun && !no_estimate && rng() % 5 == 0) runtime = estimate + 1 + rng() % 20;
-    jobs.push_back(Job{key, t, no_estimate ? std::min<std::uint64_t>(cpus, 2) : cpus, estimate, runtime});
+    jobs.push_back(QueuedJob{key, t, no_estimate ? std::min<std::uint64_t>(cpus, 2) : cpus, estimate, runtime});
   }
   return jobs;
 }

@@ -45,7 +45,7 @@ const std::string kCsvHeader =
     "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
     "allocated_resources,consumed_energy,metadata\n";
 
-struct Job {
+struct RowJob {
   std::string id;
   double submit = 0;
   double start = 0;  // < 0: never started
@@ -53,7 +53,7 @@ struct Job {
   std::string state = "COMPLETED_SUCCESSFULLY";
 };
 
-std::string csv(const std::vector<Job>& jobs) {
+std::string csv(const std::vector<RowJob>& jobs) {
   std::string out = kCsvHeader;
   for (const auto& j : jobs) {
     out += j.id + ",w,sleep," + std::to_string(j.submit) + ",1,0," + (j.state == "COMPLETED_SUCCESSFULLY" ? "1" : "0") +
@@ -67,7 +67,7 @@ std::string csv(const std::vector<Job>& jobs) {
   return out;
 }
 
-const std::vector<Job> kJobs = {{"1", 0, 0}, {"2", 0, 10}, {"3", 1, 20}};
+const std::vector<RowJob> kJobs = {{"1", 0, 0}, {"2", 0, 10}, {"3", 1, 20}};
 
 json summary() {
   return json{{"format", "pmixflow-summary"},
@@ -97,7 +97,7 @@ struct RunSpec {
   std::string header = kHeader;
   std::vector<std::string> events = kEvents;
   bool whole = true;  // the log has its closing line
-  std::vector<Job> jobs = kJobs;
+  std::vector<RowJob> jobs = kJobs;
   json summary = pmixflow::summary();
 };
 

@@ -11,6 +11,7 @@
 #include "fake_env.hpp"  // PrintTo for Status
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "test_files.hpp"
 
 namespace pmixflow {
 namespace {
@@ -23,10 +24,7 @@ Scenario parse(const std::string& text) {
   return parse_scenario(in, kFile);
 }
 
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
+using test::Contains;
 
 // Parses `text`, which must be refused; hands the error back for inspection.
 InputError refused(const std::string& text) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "test_files.hpp"
 
 namespace pmixflow {
 namespace {
@@ -16,10 +17,7 @@ constexpr double kHour = 3600;
 constexpr double kDay = 86400;
 constexpr double kMonth = 30 * kDay;
 
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
-}
+using test::Contains;
 
 TEST(AllocTime, FieldsReadFromTheRight) {
   EXPECT_EQ(parse_alloc_time("2"), 2);

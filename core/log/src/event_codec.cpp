@@ -23,7 +23,7 @@ constexpr std::uint8_t tag_of() {
   return static_cast<std::uint8_t>(FieldValue(std::in_place_type<T>).index());
 }
 constexpr std::uint8_t kTagCount = std::variant_size_v<FieldValue>;
-constexpr std::uint8_t kAbsent = tag_of<std::monostate>();
+constexpr std::uint8_t kAbsentTag = tag_of<std::monostate>();
 
 // The tag a present value of a field of this type carries.
 constexpr std::uint8_t tag_for(FieldType type) {
@@ -63,7 +63,7 @@ void check_count(const EventSpec& s, std::size_t values, std::size_t at) {
 
 void check_type(const EventSpec& s, std::size_t i, std::uint8_t tag, std::size_t at) {
   const FieldSpec& f = spec(s.fields[i].field);
-  if (tag == kAbsent || tag == tag_for(f.type)) return;
+  if (tag == kAbsentTag || tag == tag_for(f.type)) return;
   throw EventCodecError("field '" + std::string(f.key) + "' of '" + std::string(s.name) + "' takes " +
                             std::string(field_type_name(f.type)) + " values, this one is " + tag_name(tag),
                         at);

@@ -6,6 +6,9 @@
 
 namespace pmixflow {
 namespace {
+// The table names value types bare; in a namespace of its own so that the names stay here (a
+// unity build shares a translation unit with other files).
+namespace table {
 
 using enum ValueType;
 
@@ -63,6 +66,9 @@ constexpr std::array<KeySpec, 51> kKeys{{
     {"PMIX_JOBID", "pmix.jobid", String},
 }};
 
+}  // namespace table
+using table::kKeys;
+
 }  // namespace
 
 std::optional<KeySpec> find_key(std::string_view name_or_key) {
@@ -72,6 +78,7 @@ std::optional<KeySpec> find_key(std::string_view name_or_key) {
 }
 
 std::string_view value_type_name(ValueType t) {
+  using enum ValueType;
   switch (t) {
     case Bool: return "bool";
     case Int32: return "int";

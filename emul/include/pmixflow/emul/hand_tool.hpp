@@ -57,7 +57,7 @@ class HandToolStopped : public std::runtime_error {
   HandToolStopped() : std::runtime_error("interrupted") {}
 };
 
-class StopSignals;  // hand_tool.cpp
+class HeldSignals;  // hand_tool.cpp
 
 struct HandToolOptions {
   Proc me;  // the tool's PMIx identity; its server names it requestor:NSPACE in the event log
@@ -86,7 +86,7 @@ class HandTool {
   void attach();
 
   HandToolOptions options_;
-  std::unique_ptr<StopSignals> signals_;  // before PMIx starts, after it ends: its threads inherit the mask
+  std::unique_ptr<HeldSignals> signals_;  // before PMIx starts, after it ends: its threads inherit the mask
   std::string dir_;                       // the tool's own PMIx directory, removed at the end
   bool started_ = false;
   bool attached_ = false;
