@@ -15,8 +15,10 @@ namespace {
 // How long the flow must be quiet - every party idle, no event coming - before the run is over.
 // Far above any hop's latency (sub-millisecond) and a daemon's start (tens of milliseconds).
 constexpr auto kQuietFor = std::chrono::milliseconds(400);
-// Events are held this long before they are written, for their order (event_merge.hpp).
-constexpr double kHoldWall = 0.05;
+// Events are held this long before they are written, for their order (event_merge.hpp): longer
+// than a party's longest loop round on a busy machine (a daemon starting a job's processes while
+// seven others do), after which its events leave (party_process.cpp).
+constexpr double kHoldWall = 0.25;
 constexpr auto kCheckEvery = std::chrono::milliseconds(20);
 // Parties told to stop have this long to go before they are killed.
 constexpr auto kStopGrace = std::chrono::seconds(3);

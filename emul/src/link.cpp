@@ -15,6 +15,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 namespace pmixflow::emul {
 namespace {
@@ -125,15 +126,24 @@ FrameLink::~FrameLink() {
   if (watch_) loop_.unwatch(watch_);
 }
 
-bool FrameLink::send(std::string_view frame) {
+bool FrameLink::hold(std::string_view frame) {
   if (!open()) return false;
-  std::string out(4, '\0');
   const auto n = static_cast<std::uint32_t>(frame.size());
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>((n >> (8 * i)) & 0xff);
-  out.append(frame);
+  for (int i = 0; i < 4; ++i) held_.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  held_.append(frame);
+  return true;
+}
+
+void FrameLink::release() {
+  if (held_.empty() || !open()) return;
   const bool was_idle = out_.empty();
-  out_.push_back(std::move(out));
+  out_.push_back(std::exchange(held_, {}));
   if (was_idle) write_queued();
+}
+
+bool FrameLink::send(std::string_view frame) {
+  if (!hold(frame)) return false;
+  release();
   return open();
 }
 
@@ -162,6 +172,7 @@ void FrameLink::write_queued() {
 void FrameLink::writable() { write_queued(); }
 
 void FrameLink::flush(int timeout_ms) {
+  release();
   const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
   while (open() && !out_.empty() && SteadyClock::now() < deadline) {
     pollfd p{fd_.get(), POLLOUT, 0};

@@ -27,6 +27,16 @@ void make_private(const std::string& dir) {
 
 // A party with nothing to do says so at most this often while messages pass through it.
 constexpr auto kActivityEvery = std::chrono::milliseconds(50);
+// A party says it is idle once it has been for this long: a flow of requests with short gaps
+// between them (a benchmark's, a replay's) then costs no Activity frames, which would wake the
+// emulation on every request. Far below the quiet time that ends a run (conductor_end.cpp).
+constexpr auto kIdleSettles = std::chrono::milliseconds(10);
+// The party's events go to the emulation this late at most when its loop is free, at the end of
+// the loop's round when a round takes longer (its role starting, a daemon starting a job's
+// processes), or once this many bytes are waiting. The emulation holds every event a while for
+// its order anyway (event_merge.hpp).
+constexpr auto kEventsWaitAtMost = std::chrono::milliseconds(2);
+constexpr std::size_t kEventsHeldAtMost = 64 * 1024;
 
 std::vector<std::string> requestor_names(const Deployment& d) {
   std::vector<std::string> names;
@@ -57,11 +67,12 @@ int PartyProcess::run() {
   // ends anyway (the emulation removes what PMIx would have).
   ::alarm(5);
   if (pmix_) pmix_->stop();
-  if (status_ == 0 && control_->open()) {
+  if (status_ == 0) {
     const nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
     send(control::Bye{stats.dump()});
-    control_->flush(2000);
   }
+  // What it logged last goes too, whatever the reason it ends.
+  if (control_->open()) control_->flush(2000);
   return status_;
 }
 
@@ -72,6 +83,20 @@ void PartyProcess::finish(int status) {
 
 void PartyProcess::send(const control::Frame& f) {
   if (control_ && control_->open()) control_->send(control::encode(f));
+}
+
+void PartyProcess::send_soon(const control::Frame& f) {
+  if (!control_) return;
+  const bool first = control_->held_bytes() == 0;
+  if (!control_->hold(control::encode(f))) return;
+  if (first) held_since_ = SteadyClock::now();
+  if (control_->held_bytes() >= kEventsHeldAtMost) return control_->release();
+  if (release_armed_) return;
+  release_armed_ = true;
+  loop_.after(kEventsWaitAtMost, [this] {
+    release_armed_ = false;
+    control_->release();
+  });
 }
 
 void PartyProcess::on_control(std::string&& bytes) {
@@ -212,7 +237,7 @@ void PartyProcess::handle(control::NodeFault&& f) {
 
 void PartyProcess::handle(control::Stop&&) { finish(0); }
 
-void PartyProcess::event(std::string encoded) { send(control::Event{std::move(encoded)}); }
+void PartyProcess::event(std::string encoded) { send_soon(control::Event{std::move(encoded)}); }
 void PartyProcess::start_daemon(NodeId node) { send(control::StartDaemon{node}); }
 
 void PartyProcess::working() {
@@ -241,6 +266,7 @@ void PartyProcess::save_memory_now() {
 }
 
 void PartyProcess::report_activity() {
+  if (control_->held_bytes() > 0 && SteadyClock::now() - held_since_ >= kEventsWaitAtMost) control_->release();
   if (!env_) return;
   // The scheduler saves what it keeps across a restart as it goes; not on every message of a
   // long replay: at most every 20 ms, which no scenario's steps come closer than.
@@ -255,14 +281,31 @@ void PartyProcess::report_activity() {
       save_memory_now();
     });
   }
-  const bool idle = env_->timers_armed() == 0 && (!runner_ || runner_->jobs_going() == 0) && !(pmix_ && pmix_->busy());
   const auto now = SteadyClock::now();
-  const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;
-  if (idle == reported_idle_ && !moved) return;
-  reported_idle_ = idle;
-  reported_at_messages_ = env_->messages_sent();
+  if (!idle_now()) {
+    idle_since_.reset();
+    const bool moved = env_->messages_sent() != reported_at_messages_ && now - reported_when_ > kActivityEvery;
+    if (!reported_idle_ && !moved) return;
+    reported_idle_ = false;
+    reported_at_messages_ = env_->messages_sent();
+    reported_when_ = now;
+    return send_soon(control::Activity{false});
+  }
+  if (reported_idle_) return;
+  if (!idle_since_) {
+    idle_since_ = now;
+    // Looked at again once it has settled, whether or not anything wakes the loop meanwhile.
+    loop_.after(kIdleSettles, [] {});
+    return;
+  }
+  if (now - *idle_since_ < kIdleSettles) return;
+  reported_idle_ = true;
   reported_when_ = now;
-  send(control::Activity{idle});
+  send(control::Activity{true});
+}
+
+bool PartyProcess::idle_now() const {
+  return env_->timers_armed() == 0 && (!runner_ || runner_->jobs_going() == 0) && !(pmix_ && pmix_->busy());
 }
 
 }  // namespace pmixflow::emul

@@ -47,6 +47,9 @@ class PartyProcess final : private Uplink, private Transport {
   void prepare_calls();
   void save_memory_now();
   void send(const control::Frame& f);
+  // Sent with the next frame that goes at once, or a little later: events and busy reports.
+  void send_soon(const control::Frame& f);
+  bool idle_now() const;
 
   // Uplink
   void event(std::string encoded) override;
@@ -75,7 +78,10 @@ class PartyProcess final : private Uplink, private Transport {
   SteadyClock::time_point saved_when_{};
   bool save_armed_ = false;
   int status_ = 0;
+  bool release_armed_ = false;
+  SteadyClock::time_point held_since_{};  // the oldest event held on the control line
   bool reported_idle_ = true;
+  std::optional<SteadyClock::time_point> idle_since_;  // idle, not yet said
   std::uint64_t reported_at_messages_ = 0;
   SteadyClock::time_point reported_when_{};
 };

@@ -159,6 +159,31 @@ TEST_F(LinkPair, BurstOfSmallFramesArrivesInOrder) {
     ASSERT_EQ(seen_b_.frames[static_cast<std::size_t>(i)], "frame " + std::to_string(i));
 }
 
+// A party's events are held and go in one write: nothing is written until a send or a release,
+// and then every held frame arrives, in order, before the frame sent.
+TEST_F(LinkPair, HeldFramesGoInOrderWithTheNextSendAndNotBefore) {
+  EXPECT_TRUE(a_->hold("event 1"));
+  EXPECT_TRUE(a_->hold("event 2"));
+  EXPECT_EQ(a_->bytes_sent(), 0u);
+  EXPECT_EQ(a_->held_bytes(), 2u * (4 + 7));
+  EXPECT_TRUE(a_->send("ready"));
+  EXPECT_EQ(a_->held_bytes(), 0u);
+  EXPECT_TRUE(a_->hold("event 3"));
+  a_->release();
+  run_until([this] { return seen_b_.frames.size() == 4; }, "the held frames and the one sent");
+  EXPECT_EQ(seen_b_.frames, (std::vector<std::string>{"event 1", "event 2", "ready", "event 3"}));
+  EXPECT_EQ(a_->bytes_sent(), 4u * 4 + 7 + 7 + 5 + 7);
+}
+
+TEST_F(LinkPair, HeldFramesGoWithAFlushAndNotOnceTheLinkIsClosed) {
+  EXPECT_TRUE(a_->hold("last words"));
+  a_->flush(1000);
+  run_until([this] { return seen_b_.frames.size() == 1; }, "the held frame, flushed");
+  EXPECT_EQ(seen_b_.frames, std::vector<std::string>{"last words"});
+  a_->close();
+  EXPECT_FALSE(a_->hold("after the end"));
+}
+
 TEST_F(LinkPair, PeerClosingCallsOnClosedOnceAfterWhatItSent) {
   EXPECT_TRUE(a_->send("goodbye"));
   a_->close();  // ours: no on_closed for the side that closes

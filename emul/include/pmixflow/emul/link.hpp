@@ -68,9 +68,15 @@ class FrameLink {
   FrameLink(const FrameLink&) = delete;
   FrameLink& operator=(const FrameLink&) = delete;
 
-  // False once the link is closed (the frame is not sent).
+  // False once the link is closed (the frame is not sent). Frames held before go first, in the
+  // same write.
   bool send(std::string_view frame);
-  // Writes what is queued, blocking up to `timeout_ms` (a party saying goodbye).
+  // Keeps `frame` to go with the next send() or release(): what need not go at once (a party's
+  // events) costs one write and one wake-up of the peer for many frames, not one each.
+  bool hold(std::string_view frame);
+  void release();
+  std::size_t held_bytes() const { return held_.size(); }
+  // Writes what is queued and held, blocking up to `timeout_ms` (a party saying goodbye).
   void flush(int timeout_ms);
   void close();
   bool open() const { return fd_.get() >= 0; }
@@ -90,6 +96,7 @@ class FrameLink {
   OnFrame on_frame_;
   OnClosed on_closed_;
   std::string in_;
+  std::string held_;  // framed, not yet queued
   std::deque<std::string> out_;
   std::size_t out_offset_ = 0;  // bytes of out_.front() already written
   std::uint64_t bytes_sent_ = 0;
