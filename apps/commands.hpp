@@ -22,7 +22,6 @@ std::unique_ptr<Command> add_events(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_outcomes(CLI::App& app, CLI::App*& sub);
 #ifdef PMIXFLOW_HAVE_EMUL
 std::unique_ptr<Command> add_emul(CLI::App& app, CLI::App*& sub);
-std::unique_ptr<Command> add_party(CLI::App& app, CLI::App*& sub);
 // Requestors by hand, against a running emulation (tool_commands.cpp).
 std::unique_ptr<Command> add_request(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_session(CLI::App& app, CLI::App*& sub);

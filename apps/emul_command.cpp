@@ -1,7 +1,7 @@
 // `pmixflow emul`: a scenario or a trace on real OpenPMIx processes of this machine. What the
 // run is comes from RunOptions, shared with `pmixflow sim`; the emulated machine and the
-// emulation's own knobs are this command's. `pmixflow party` is the process each party runs
-// (started by `pmixflow emul`, never by hand).
+// emulation's own knobs are this command's. Each party runs `pmixflow-party`, and each job
+// process `pmixflow-job`, both found beside `pmixflow`.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -11,7 +11,6 @@
 
 #include "commands.hpp"
 #include "pmixflow/emul/emulation.hpp"
-#include "pmixflow/emul/party.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "run_options.hpp"
@@ -24,6 +23,14 @@ uid_t user_id(const std::string& who) {
   if (const auto n = parse_whole<uid_t>(who)) return *n;
   if (const passwd* p = ::getpwnam(who.c_str())) return p->pw_uid;
   throw InputError("--allow-user", 0, "--allow-user", "no user '" + who + "' on this machine");
+}
+
+// A program installed beside `pmixflow`.
+std::string beside(const std::filesystem::path& self, const char* program, const char* what) {
+  const std::filesystem::path p = self.parent_path() / program;
+  if (!std::filesystem::is_regular_file(p))
+    throw InputError(p.string(), 0, "", std::string(what) + " is not beside pmixflow (build target " + program + ")");
+  return p.string();
 }
 
 class EmulCommand final : public Command {
@@ -39,10 +46,8 @@ class EmulCommand final : public Command {
       options_.machine.node_shape = shape_.finish();
       for (const auto& u : allow_) options_.allow.push_back(user_id(u));
       const auto self = std::filesystem::read_symlink("/proc/self/exe");
-      options_.program = self.string();
-      options_.payload = (self.parent_path() / "pmixflow-job").string();
-      if (!std::filesystem::is_regular_file(options_.payload))
-        throw InputError(options_.payload, 0, "", "the job payload is not beside pmixflow (build target pmixflow-job)");
+      options_.program = beside(self, "pmixflow-party", "the parties' program");
+      options_.payload = beside(self, "pmixflow-job", "the job payload");
       return emul::run_emulation(run_.finish(), options_, std::cout, std::cerr);
     });
   }
@@ -80,21 +85,6 @@ class EmulCommand final : public Command {
   std::vector<std::string> allow_;
 };
 
-class PartyCommand final : public Command {
- public:
-  explicit PartyCommand(CLI::App& party) {
-    party.add_option("--as", name_, "The party's name (for people reading ps).");
-    party.add_option("--control-fd", fd_, "The party's control line.")->capture_default_str();
-    party.add_flag("--fail-start", fail_start_, "Fail before the wire-up (a daemon the scenario makes fail).");
-  }
-  int run() override { return emul::run_party(fd_, fail_start_); }
-
- private:
-  std::string name_;
-  int fd_ = 3;
-  bool fail_start_ = false;
-};
-
 }  // namespace
 
 std::unique_ptr<Command> add_emul(CLI::App& app, CLI::App*& sub) {
@@ -102,12 +92,6 @@ std::unique_ptr<Command> add_emul(CLI::App& app, CLI::App*& sub) {
                            "Run a scenario on real OpenPMIx processes of this machine (no arguments: the built-in "
                            "demo).");
   return std::make_unique<EmulCommand>(*sub);
-}
-
-std::unique_ptr<Command> add_party(CLI::App& app, CLI::App*& sub) {
-  sub = app.add_subcommand("party", "One party of an emulation (started by pmixflow emul).");
-  sub->group("");  // not for people: hidden from the help
-  return std::make_unique<PartyCommand>(*sub);
 }
 
 }  // namespace pmixflow::cli

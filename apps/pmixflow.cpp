@@ -18,7 +18,6 @@ int main(int argc, char** argv) {
   add(add_sim);
 #ifdef PMIXFLOW_HAVE_EMUL
   add(add_emul);
-  add(add_party);
   add(add_request);
   add(add_session);
   add(add_spawn);

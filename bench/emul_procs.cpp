@@ -240,7 +240,7 @@ std::vector<pid_t> HeldEmulation::parties() const {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = static_cast<pid_t>(std::stol(name));
-    if (command_line(pid).find(" party ") != std::string::npos &&
+    if (command_line(pid).find("pmixflow-party ") != std::string::npos &&
         slurp(e.path() / "environ").find(scratch_.string()) != std::string::npos)
       found.push_back(pid);
   }

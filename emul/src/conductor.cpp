@@ -67,7 +67,7 @@ Conductor::Party& Conductor::spawn(Address address, bool start_fails) {
   p.start_fails = start_fails;
   LaunchRequest r;
   r.program = options_.program;
-  r.args = {"party", "--as", p.name};
+  r.args = {"--as", p.name};
   if (start_fails) r.args.push_back("--fail-start");
   r.env = {"PMIX_MCA_gds=hash"};
 #if defined(__SANITIZE_ADDRESS__)

@@ -35,7 +35,7 @@ inline std::string command_line(const std::filesystem::path& proc) {
   return text;
 }
 
-// The `pmixflow party` processes whose environment names `needle` (each party's TMPDIR lies
+// The `pmixflow-party` processes whose environment names `needle` (each party's TMPDIR lies
 // under its emulation's): what an emulation left running.
 inline std::vector<pid_t> parties_of(const std::string& needle) {
   std::vector<pid_t> found;
@@ -43,7 +43,7 @@ inline std::vector<pid_t> parties_of(const std::string& needle) {
   for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (command_line(e.path()).find(" party ") != std::string::npos &&
+    if (command_line(e.path()).find("pmixflow-party ") != std::string::npos &&
         slurp(e.path() / "environ").find(needle) != std::string::npos)
       found.push_back(static_cast<pid_t>(std::stoi(name)));
   }
@@ -128,7 +128,7 @@ class HeldEmulation {
   std::filesystem::path tmpdir() const { return scratch_ / "tmp"; }
   std::vector<pid_t> parties_left() const { return parties_of(scratch_.string()); }
   std::string err() const { return slurp(scratch_ / "stderr"); }
-  // The process of one party, by the name it runs as (`pmixflow party --as controller`).
+  // The process of one party, by the name it runs as (`pmixflow-party --as controller`).
   pid_t party_pid(const std::string& party) const {
     for (pid_t p : parties_of(scratch_.string()))
       if (command_line("/proc/" + std::to_string(p)).find("--as " + party) != std::string::npos) return p;
@@ -143,7 +143,7 @@ class HeldEmulation {
 // Stops the emulation and checks that none of its parties outlived it.
 inline void expect_stopped_cleanly(HeldEmulation& emulation) {
   emulation.stop();
-  EXPECT_TRUE(emulation.parties_left().empty()) << "a pmixflow party of the emulation is still running";
+  EXPECT_TRUE(emulation.parties_left().empty()) << "a pmixflow-party of the emulation is still running";
 }
 
 // Sets an environment variable for the tools this test runs, back as it was at the end of the scope.

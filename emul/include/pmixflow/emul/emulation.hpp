@@ -23,7 +23,7 @@ struct EmulOptions {
   bool hold = false;        // stay up once the scenario is done, for tools attached by hand
   double timeout_s = 0;     // wall seconds before giving up; 0: from the scenario's length
   std::vector<uid_t> allow; // other users whose tools may attach
-  std::string program;      // the pmixflow executable (parties run `pmixflow party`)
+  std::string program;      // what each party runs: pmixflow-party
   std::string payload;      // pmixflow-job
 };
 

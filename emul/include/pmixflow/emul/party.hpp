@@ -1,4 +1,4 @@
-// One party of an emulation, in its own process (`pmixflow party`, started by `pmixflow
+// One party of an emulation, in its own process (`pmixflow-party`, started by `pmixflow
 // emul`): it reads its set-up from its control line, builds the same machine and deployment as
 // the emulation, brings up its PMIx and its links, runs its role from the core on its loop,
 // and reports its events and whether it is idle, until told to stop or until the emulation is
