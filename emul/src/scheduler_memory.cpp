@@ -1,5 +1,9 @@
 #include "pmixflow/emul/scheduler_memory.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -162,12 +166,18 @@ SchedulerMemory decode_memory(std::string_view bytes) {
 
 void save_memory(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".new";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return;  // a scheduler that cannot save loses its memory at a restart, no more
+  // The user's alone, as everything in the emulation's directory: it names who owns what.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;  // a scheduler that cannot save loses its memory at a restart, no more
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
   }
-  std::rename(tmp.c_str(), path.c_str());
+  const bool whole = ::close(fd) == 0 && done == bytes.size();
+  if (!whole || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
 
 std::optional<std::string> load_memory(const std::string& path) {
