@@ -1,6 +1,7 @@
-// The environments a scenario runs in, for the tests that hold for every one of them: the
-// flow is the same whether SimGrid or real OpenPMIx processes carry it. Only the simulator
-// exists today; the emulator joins every scenario test by adding itself to environments().
+// The environments the conformance tests run their scenarios in, each test's name suffixed with
+// it. These tests check the flow message by message in the simulator's log; the emulator runs
+// every one of their scenarios too, and must come to the same outcomes, in
+// tests/emul_run/same_outcome_test.cpp (its timing is the real machine's, not a virtual clock's).
 #pragma once
 
 #include <filesystem>
