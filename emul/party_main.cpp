@@ -6,8 +6,8 @@
 //
 //   pmixflow-party --as NAME [--control-fd FD] [--fail-start]
 #include <charconv>
-#include <cstring>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "pmixflow/emul/party.hpp"

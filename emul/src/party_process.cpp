@@ -31,10 +31,10 @@ constexpr auto kActivityEvery = std::chrono::milliseconds(50);
 // between them (a benchmark's, a replay's) then costs no Activity frames, which would wake the
 // emulation on every request. Far below the quiet time that ends a run (conductor_end.cpp).
 constexpr auto kIdleSettles = std::chrono::milliseconds(10);
-// The party's events go to the emulation this late at most when its loop is free, at the end of
-// the loop's round when a round takes longer (its role starting, a daemon starting a job's
-// processes), or once this many bytes are waiting. The emulation holds every event a while for
-// its order anyway (event_merge.hpp).
+// The party's events go to the emulation this late at most when its loop is free, as soon as a
+// longer loop round ends (its role starting, a daemon starting a job's processes: the loop fires
+// due timers after each round), or once this many bytes are waiting. The emulation holds every
+// event a while for its order anyway (event_merge.hpp).
 constexpr auto kEventsWaitAtMost = std::chrono::milliseconds(2);
 constexpr std::size_t kEventsHeldAtMost = 64 * 1024;
 
@@ -86,10 +86,7 @@ void PartyProcess::send(const control::Frame& f) {
 }
 
 void PartyProcess::send_soon(const control::Frame& f) {
-  if (!control_) return;
-  const bool first = control_->held_bytes() == 0;
-  if (!control_->hold(control::encode(f))) return;
-  if (first) held_since_ = SteadyClock::now();
+  if (!control_ || !control_->hold(control::encode(f))) return;
   if (control_->held_bytes() >= kEventsHeldAtMost) return control_->release();
   if (release_armed_) return;
   release_armed_ = true;
@@ -266,7 +263,6 @@ void PartyProcess::save_memory_now() {
 }
 
 void PartyProcess::report_activity() {
-  if (control_->held_bytes() > 0 && SteadyClock::now() - held_since_ >= kEventsWaitAtMost) control_->release();
   if (!env_) return;
   // The scheduler saves what it keeps across a restart as it goes; not on every message of a
   // long replay: at most every 20 ms, which no scenario's steps come closer than.

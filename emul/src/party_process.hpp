@@ -79,7 +79,6 @@ class PartyProcess final : private Uplink, private Transport {
   bool save_armed_ = false;
   int status_ = 0;
   bool release_armed_ = false;
-  SteadyClock::time_point held_since_{};  // the oldest event held on the control line
   bool reported_idle_ = true;
   std::optional<SteadyClock::time_point> idle_since_;  // idle, not yet said
   std::uint64_t reported_at_messages_ = 0;

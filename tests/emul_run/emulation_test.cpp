@@ -56,6 +56,24 @@ TEST(Emulation, TheDemoRunsOnRealProcessesAndLeavesNothingBehind) {
   expect_nothing_left(run);
 }
 
+// A `pmixflow` whose parties' program is not beside it (a copy taken alone, a partial install)
+// says which program is missing, exits as on bad input, and starts nothing.
+TEST(Emulation, WithoutThePartiesProgramBesideItItSaysSoAndStartsNothing) {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratch_dir("alone");
+  const fs::path bin = fs::path(PMIXFLOW_BIN);
+  fs::copy_file(bin, dir / "pmixflow");
+  fs::copy_file(bin.parent_path() / "pmixflow-job", dir / "pmixflow-job");
+  const std::string cmd = quote((dir / "pmixflow").string()) + " emul --quiet --out " + quote((dir / "out").string()) +
+                          " >/dev/null 2>" + quote((dir / "err").string()) + " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 2);
+  EXPECT_NE(slurp(dir / "err").find("pmixflow-party"), std::string::npos) << slurp(dir / "err");
+  EXPECT_FALSE(fs::exists(dir / "out" / "events.jsonl"));
+  fs::remove_all(dir);
+}
+
 TEST(Emulation, ItsDirectoriesArePrivateWhileItRuns) {
   EmulRun run("private");
   run.start({"--speed", "4", "--quiet", "--hold"});

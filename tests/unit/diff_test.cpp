@@ -24,9 +24,9 @@ using json = nlohmann::json;
 using test::Contains;
 using test::expect_input_error;
 
-class TempDir : public test::TempDir {
+class RunsDir : public test::TempDir {
  public:
-  TempDir() : test::TempDir("pmixflow_diff") {}
+  RunsDir() : test::TempDir("pmixflow_diff") {}
 };
 
 const std::string kHeader =
@@ -127,7 +127,7 @@ const JobDelta* find_job(const DiffReport& r, const std::string& id) {
 }
 
 TEST(Diff, IdenticalRunsAreEqual) {
-  TempDir tmp;
+  RunsDir tmp;
   const auto a = write_run(tmp.path() / "a", RunSpec{});
   const auto b = write_run(tmp.path() / "b", RunSpec{});
   const DiffReport r = diff_runs(a, b);
@@ -151,7 +151,7 @@ TEST(Diff, IdenticalRunsAreEqual) {
 }
 
 TEST(Diff, TheFirstDivergingEventIsNamedByLineAndField) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec changed;
   changed.events[2] =
       R"({"t":1,"ev":"send","who":"requestor:a","to":"controller","msg":"alloc_request","id":1,"bytes":100})";  // line
@@ -184,7 +184,7 @@ TEST(Diff, TheFirstDivergingEventIsNamedByLineAndField) {
 }
 
 TEST(Diff, FieldsAreComparedInTheOrderTheyWereWritten) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec changed;
   // Both "t" (first) and "id" (last) differ: "t" is named. A field only in B is named too.
   changed.events[0] = R"({"t":0.5,"ev":"party.up","who":"controller"})";
@@ -199,7 +199,7 @@ TEST(Diff, FieldsAreComparedInTheOrderTheyWereWritten) {
 }
 
 TEST(Diff, AnEventThatBreaksTheCatalogueIsBadInputNamedByLineAndField) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec missing_field;
   missing_field.events[0] = R"({"t":0,"ev":"party.up"})";
   RunSpec wrong_type;
@@ -218,7 +218,7 @@ TEST(Diff, AnEventThatBreaksTheCatalogueIsBadInputNamedByLineAndField) {
 }
 
 TEST(Diff, OnlyTheClosingLinesWallClockMayDiffer) {
-  TempDir tmp;
+  RunsDir tmp;
   const auto a = write_run(tmp.path() / "a", RunSpec{});
   const auto b = write_run(tmp.path() / "b", RunSpec{});
   {
@@ -231,7 +231,7 @@ TEST(Diff, OnlyTheClosingLinesWallClockMayDiffer) {
 }
 
 TEST(Diff, ACutLogIsRefusedNamingTheLastGoodLineUnlessPartial) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec cut;
   cut.whole = false;
   const auto a = write_run(tmp.path() / "a", RunSpec{});
@@ -255,7 +255,7 @@ TEST(Diff, ACutLogIsRefusedNamingTheLastGoodLineUnlessPartial) {
 }
 
 TEST(Diff, ALogThatEndsEarlyDivergesWhereItEnds) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec shorter;
   shorter.events.pop_back();
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", shorter));
@@ -268,7 +268,7 @@ TEST(Diff, ALogThatEndsEarlyDivergesWhereItEnds) {
 }
 
 TEST(Diff, HeaderInputsAreComparedSeparately) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec other;
   other.header =
       R"({"format":"pmixflow-events","version":2,"env":"sim","seed":7,"inputs":{"nodes":4,"policy":"easy","scenario":"s.jsonl"}})";
@@ -288,7 +288,7 @@ TEST(Diff, HeaderInputsAreComparedSeparately) {
 }
 
 TEST(Diff, JobStartDeltasAreBMinusA) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec later;
   later.jobs = {{"1", 0, 0}, {"2", 0, 14}, {"3", 1, 12}};
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", later));
@@ -319,7 +319,7 @@ TEST(Diff, JobStartDeltasAreBMinusA) {
 }
 
 TEST(Diff, AJobInOneRunOnlyOrWithAnotherFateIsReported) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec other;
   other.jobs = {{"1", 0, 0}, {"2", 0, -1, 10, "REJECTED"}, {"4", 2, 30}};
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", other));
@@ -349,7 +349,7 @@ TEST(Diff, AJobInOneRunOnlyOrWithAnotherFateIsReported) {
 }
 
 TEST(Diff, AJobWithTheSameStartButAnotherRunTimeIsADifference) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec other;
   other.jobs = kJobs;
   other.jobs[1].run = 11;
@@ -363,7 +363,7 @@ TEST(Diff, AJobWithTheSameStartButAnotherRunTimeIsADifference) {
 }
 
 TEST(Diff, MetricDeltasAreAbsoluteAndRelative) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec other;
   other.summary["mean_wait_s"] = 15.0;
   other.summary["rejected"] = 2;
@@ -394,7 +394,7 @@ TEST(Diff, MetricDeltasAreAbsoluteAndRelative) {
 }
 
 TEST(Diff, WallClockTimesAreIgnored) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec slower;
   slower.summary["wall_s"] = 12.5;
   slower.summary["wall_start"] = "2024-01-01T00:00:00";
@@ -405,7 +405,7 @@ TEST(Diff, WallClockTimesAreIgnored) {
 }
 
 TEST(Diff, TwoEventLogsAloneAreCompared) {
-  TempDir tmp;
+  RunsDir tmp;
   const fs::path a = write_run(tmp.path() / "a", RunSpec{});
   RunSpec changed;
   changed.events[3] =
@@ -425,7 +425,7 @@ TEST(Diff, TwoEventLogsAloneAreCompared) {
 }
 
 TEST(Diff, QuotedCsvFieldsAreRead) {
-  TempDir tmp;
+  RunsDir tmp;
   RunSpec a, b;
   a.jobs = b.jobs = {{"x,1", 0, 0}, {"say \"hi\"", 0, 5}};
   b.jobs[1].start = 6;
@@ -451,7 +451,7 @@ TEST(Diff, QuotedCsvFieldsAreRead) {
 }
 
 TEST(Diff, MissingOrForeignInputsAreNamed) {
-  TempDir tmp;
+  RunsDir tmp;
   const auto a = write_run(tmp.path() / "a", RunSpec{});
   const std::string missing = (tmp.path() / "nope").string();
   const InputError gone = expect_input_error([&] { diff_runs(a, missing); });
@@ -483,7 +483,7 @@ TEST(Diff, MissingOrForeignInputsAreNamed) {
 }
 
 TEST(Diff, NothingInCommonIsBadInput) {
-  TempDir tmp;
+  RunsDir tmp;
   const fs::path a = write_run(tmp.path() / "a", RunSpec{});
   fs::create_directories(tmp.path() / "b");
   std::ofstream(tmp.path() / "b" / "summary.json") << summary().dump();

@@ -20,9 +20,9 @@ using test::Contains;
 using test::expect_input_error;
 
 // Hostfiles live in a directory of their own per test.
-class TempDir : public test::TempDir {
+class HostfileDir : public test::TempDir {
  public:
-  TempDir() : test::TempDir("pmixflow_hostlist") {}
+  HostfileDir() : test::TempDir("pmixflow_hostlist") {}
 };
 
 HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) { return {std::move(name), slots}; }
@@ -142,7 +142,7 @@ TEST(HostList, InvalidNamesNamed) {
 }
 
 TEST(HostList, FileEntryExpandedInPlace) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hosts", "n02 slots=2\nn03\n^n09\n");
   const auto spec = parse_host_list("n01,file=" + path + ",n04:1", HostUse::Host);
   EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02", 2), host("n03"), host("n04", 1)}));
@@ -150,21 +150,21 @@ TEST(HostList, FileEntryExpandedInPlace) {
 }
 
 TEST(HostList, FileEntryRelativeToBaseDir) {
-  TempDir tmp;
+  HostfileDir tmp;
   tmp.write("rel_hosts", "n07\n");
   const auto spec = parse_host_list("file=rel_hosts", HostUse::Activate, "scenario", tmp.dir());
   EXPECT_EQ(spec.hosts, (std::vector{host("n07")}));
 }
 
 TEST(HostList, FileEntryAbsolutePathIgnoresBaseDir) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("abs_hosts", "n08\n");
   const auto spec = parse_host_list("file=" + path, HostUse::Host, "x", "/nonexistent/base");
   EXPECT_EQ(spec.hosts, (std::vector{host("n08")}));
 }
 
 TEST(HostList, FileEntryForActivateDropsSlotsButRefusesColon) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto ok = tmp.write("ok", "n01 slots=8 max_slots=16\n");
   EXPECT_EQ(parse_host_list("file=" + ok, HostUse::Activate).hosts, (std::vector{host("n01")}));
 
@@ -177,7 +177,7 @@ TEST(HostList, FileEntryForActivateDropsSlotsButRefusesColon) {
 }
 
 TEST(HostList, FileEntryMissingFileNamesPath) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto e = expect_input_error([&] { parse_host_list("file=missing", HostUse::Host, "--host", tmp.dir()); });
   const auto expected = (fs::path(tmp.dir()) / "missing").string();
   EXPECT_EQ(e.file(), expected);
@@ -229,7 +229,7 @@ TEST(HostList, MergeAppendsAndOrs) {
 // parse_hostfile
 
 TEST(HostFile, CommentsBlankLinesSlotsAndExclusions) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile",
                               "# cluster A\n"
                               "\n"
@@ -249,7 +249,7 @@ TEST(HostFile, CommentsBlankLinesSlotsAndExclusions) {
 }
 
 TEST(HostFile, ActivateReadsButIgnoresSlots) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "n01 slots=4\nn02\n^n03\n");
   const auto spec = parse_hostfile(path, HostUse::Activate);
   EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02")}));
@@ -257,7 +257,7 @@ TEST(HostFile, ActivateReadsButIgnoresSlots) {
 }
 
 TEST(HostFile, ActivateStillValidatesSlots) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "n01 slots=zero\n");
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Activate); });
   EXPECT_EQ(e.line(), 1u);
@@ -265,7 +265,7 @@ TEST(HostFile, ActivateStillValidatesSlots) {
 }
 
 TEST(HostFile, UnknownTokenNamesFileLineAndField) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "# header\nn01 slots=2\n\nn02 cores=4\n");
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
   EXPECT_EQ(e.file(), path);
@@ -276,7 +276,7 @@ TEST(HostFile, UnknownTokenNamesFileLineAndField) {
 }
 
 TEST(HostFile, BadSlotValues) {
-  TempDir tmp;
+  HostfileDir tmp;
   for (const char* token : {"slots=0", "slots=", "slots=-2", "max_slots=0", "max_slots=x"}) {
     const auto path = tmp.write("hostfile", std::string("n01\nn02 ") + token + "\n");
     const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
@@ -287,7 +287,7 @@ TEST(HostFile, BadSlotValues) {
 }
 
 TEST(HostFile, SlotsGivenTwiceRefused) {
-  TempDir tmp;
+  HostfileDir tmp;
   for (const char* line : {"n01 slots=2 slots=3", "n01:2 slots=3"}) {
     const auto path = tmp.write("hostfile", std::string(line) + "\n");
     const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
@@ -297,7 +297,7 @@ TEST(HostFile, SlotsGivenTwiceRefused) {
 }
 
 TEST(HostFile, ColonSlotsRefusedForActivate) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "n01\n# n02:4 in a comment is fine\nn03:4\n");
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Activate); });
   EXPECT_EQ(e.line(), 3u);
@@ -306,7 +306,7 @@ TEST(HostFile, ColonSlotsRefusedForActivate) {
 }
 
 TEST(HostFile, InvalidNamesAndListFormsRefused) {
-  TempDir tmp;
+  HostfileDir tmp;
   for (const char* line : {"n0!1", "+all", "file=other", "^", "^n@1"}) {
     const auto path = tmp.write("hostfile", std::string("n01\n") + line + "\n");
     const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
@@ -318,7 +318,7 @@ TEST(HostFile, InvalidNamesAndListFormsRefused) {
 }
 
 TEST(HostFile, ExclusionTakesNoOtherFields) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "^n01 slots=2\n");
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
   EXPECT_EQ(e.line(), 1u);
@@ -326,7 +326,7 @@ TEST(HostFile, ExclusionTakesNoOtherFields) {
 }
 
 TEST(HostFile, NodeListRefusesExclusions) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "n01 slots=2\n^n02\n");
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::NodeList); });
   EXPECT_EQ(e.line(), 2u);
@@ -334,13 +334,13 @@ TEST(HostFile, NodeListRefusesExclusions) {
 }
 
 TEST(HostFile, EmptyFileSelectsNothing) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "# nothing here\n\n");
   EXPECT_EQ(parse_hostfile(path, HostUse::Host), HostSpec{});
 }
 
 TEST(HostFile, MissingFileNamesPath) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.dir() + "/does-not-exist";
   const auto e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
   EXPECT_EQ(e.file(), path);
@@ -349,7 +349,7 @@ TEST(HostFile, MissingFileNamesPath) {
 }
 
 TEST(HostFile, DirectoryRefused) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto e = expect_input_error([&] { parse_hostfile(tmp.dir(), HostUse::Host); });
   EXPECT_EQ(e.file(), tmp.dir());
   EXPECT_TRUE(Contains(e.detail(), "directory"));
@@ -387,21 +387,21 @@ TEST(Resolve, DedupeKeepsFirstMention) {
 }
 
 TEST(Resolve, ExclusionsRemoveNodes) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "^n02\n^n04\n^not-allocated\n");
   const auto spec = parse_host_list("+all,file=" + path, HostUse::Activate);
   EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01", "n03", "n05"}));
 }
 
 TEST(Resolve, ExclusionBeatsExplicitName) {
-  TempDir tmp;
+  HostfileDir tmp;
   const auto path = tmp.write("hostfile", "n01\n^n01\nn02\n");
   const auto spec = parse_hostfile(path, HostUse::Activate);
   EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n02"}));
 }
 
 TEST(Resolve, MergedHostAndHostfile) {
-  TempDir tmp;
+  HostfileDir tmp;
   auto spec = parse_host_list("n05", HostUse::Activate, "PMIX_HOST");
   merge_host_specs(spec, parse_hostfile(tmp.write("hf", "n01\n^n05\n"), HostUse::Activate));
   EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01"}));

@@ -24,9 +24,9 @@ namespace fs = std::filesystem;
 using test::Contains;
 using test::expect_input_error;
 
-class TempDir : public test::TempDir {
+class TraceDir : public test::TempDir {
  public:
-  TempDir() : test::TempDir("pmixflow_swf") {}
+  TraceDir() : test::TempDir("pmixflow_swf") {}
   std::string write_gz(const std::string& name, const std::string& content) const {
     auto file = (path() / name).string();
     gzFile out = gzopen(file.c_str(), "wb");
@@ -86,7 +86,7 @@ std::string shared_trace() { return std::string(PMIXFLOW_SHARED_DIR) + "/data/tr
 // Header
 
 TEST(SwfHeader, KeysValuesAndOptionals) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path = tmp.write("header.swf",
                                      "; Version: 2.2\n"
                                      "; Computer: Test machine\n"
@@ -123,7 +123,7 @@ TEST(SwfHeader, KeysValuesAndOptionals) {
 }
 
 TEST(SwfHeader, NonNumericOptionalsStayInTheHeaderOnly) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path = tmp.write("header.swf",
                                      "; MaxNodes: unknown\n"
                                      "; MaxProcs: -1\n"
@@ -141,7 +141,7 @@ TEST(SwfHeader, NonNumericOptionalsStayInTheHeaderOnly) {
 }
 
 TEST(SwfHeader, NoHeaderAtAll) {
-  TempDir tmp;
+  TraceDir tmp;
   const SwfTrace trace = read_swf(tmp.write("bare.swf", job("1", "5", "10", "2").text()));
   EXPECT_TRUE(trace.header.empty());
   EXPECT_FALSE(trace.max_nodes || trace.max_procs || trace.unix_start_time);
@@ -152,7 +152,7 @@ TEST(SwfHeader, NoHeaderAtAll) {
 // Jobs
 
 TEST(SwfJobs, EveryFieldMapped) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path =
       tmp.write("fields.swf", "; Comment\n\n7 100.5 20 30 4 25.5 1024 8 3600 2048 5 42 43 44 45 46 6 12.5\n");
   const SwfTrace trace = read_swf(path);
@@ -187,7 +187,7 @@ TEST(SwfJobs, EveryFieldMapped) {
 }
 
 TEST(SwfJobs, DecimalsSignsExponentsAndTabs) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path = tmp.write("decimals.swf",
                                      "1\t1e3\t-1.00\t+30.25\t4.00\t-1.00\t-1.00\t-1.00\t3600.50\t-1.00\t1.0\t"
                                      "-1\t-1\t-1\t-1\t-1\t-1\t-1\n"
@@ -208,7 +208,7 @@ TEST(SwfJobs, DecimalsSignsExponentsAndTabs) {
 }
 
 TEST(SwfJobs, ProcsFallBackToAllocatedWhenRequestedIsUnknown) {
-  TempDir tmp;
+  TraceDir tmp;
   Line requested_unknown = job("1", "0", "10", "-1");
   requested_unknown.allocated_procs = "16";
   Line allocated_unknown = job("2", "0", "10", "2");
@@ -224,7 +224,7 @@ TEST(SwfJobs, ProcsFallBackToAllocatedWhenRequestedIsUnknown) {
 }
 
 TEST(SwfJobs, EstimateRules) {
-  TempDir tmp;
+  TraceDir tmp;
   Line unknown = job("1", "0", "100", "1");
   unknown.requested_time = "-1";
   Line smaller = job("2", "0", "100", "1");
@@ -248,7 +248,7 @@ TEST(SwfJobs, EstimateRules) {
 }
 
 TEST(SwfJobs, EachSkipReasonCountedOnceInOrder) {
-  TempDir tmp;
+  TraceDir tmp;
   Line no_procs_either = job("3", "0", "10", "-1");
   no_procs_either.allocated_procs = "-1";
   Line requested_zero = job("4", "0", "10", "0");  // field 8 is not -1: no fallback
@@ -271,7 +271,7 @@ TEST(SwfJobs, EachSkipReasonCountedOnceInOrder) {
 }
 
 TEST(SwfJobs, MaxProcsAppliesWhereverTheHeaderLineIs) {
-  TempDir tmp;
+  TraceDir tmp;
   const SwfTrace trace = read_swf(
       tmp.write("late.swf", job("1", "0", "10", "8").text() + job("2", "5", "10", "2").text() + "; MaxProcs: 4\n"));
   ASSERT_EQ(trace.jobs.size(), 1u);
@@ -282,14 +282,14 @@ TEST(SwfJobs, MaxProcsAppliesWhereverTheHeaderLineIs) {
 }
 
 TEST(SwfJobs, WithoutMaxProcsNothingIsTooLarge) {
-  TempDir tmp;
+  TraceDir tmp;
   const SwfTrace trace = read_swf(tmp.write("nomax.swf", job("1", "0", "10", "5000").text()));
   ASSERT_EQ(trace.jobs.size(), 1u);
   EXPECT_EQ(skips(trace, SwfSkip::MoreThanMaxProcs), 0u);
 }
 
 TEST(SwfJobs, SubmitRelativeToTheFirstKeptJobInFileOrder) {
-  TempDir tmp;
+  TraceDir tmp;
   const SwfTrace trace =
       read_swf(tmp.write("submit.swf", job("1", "1000", "-1", "1").text() +  // skipped: not the reference
                                            job("2", "1500", "10", "1").text() + job("3", "1600", "10", "1").text() +
@@ -303,7 +303,7 @@ TEST(SwfJobs, SubmitRelativeToTheFirstKeptJobInFileOrder) {
 }
 
 TEST(SwfJobs, EmptyFileAndCommentsOnly) {
-  TempDir tmp;
+  TraceDir tmp;
   for (const std::string& content : {std::string(), std::string("; MaxProcs: 4\n\n;\n")}) {
     const SwfTrace trace = read_swf(tmp.write("empty.swf", content));
     EXPECT_TRUE(trace.jobs.empty());
@@ -313,7 +313,7 @@ TEST(SwfJobs, EmptyFileAndCommentsOnly) {
 }
 
 TEST(SwfJobs, LineEndingsAndLongLines) {
-  TempDir tmp;
+  TraceDir tmp;
   // CRLF, a line far longer than any read buffer, and no newline at the very end.
   std::string wide = "9";
   for (int field = 1; field < 18; ++field) wide += std::string(10000, ' ') + "2";
@@ -335,7 +335,7 @@ TEST(SwfJobs, LineEndingsAndLongLines) {
 // gzip
 
 TEST(SwfGzip, SameResultAsPlainDetectedByContent) {
-  TempDir tmp;
+  TraceDir tmp;
   Line a = job("1", "100", "10", "2");
   a.requested_time = "60";
   const std::string content = "; MaxNodes: 10\n; MaxProcs: 20\n; UnixStartTime: 5\n\n" + a.text() +
@@ -367,7 +367,7 @@ TEST(SwfGzip, SameResultAsPlainDetectedByContent) {
 }
 
 TEST(SwfGzip, ErrorsNameTheLineOfTheUncompressedText) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path = tmp.write_gz("bad.swf.gz", "; c\n" + job("1", "0", "10", "1").text() + "1 2 3\n");
   const InputError e = expect_input_error([&] { read_swf(path); });
   EXPECT_EQ(e.file(), path);
@@ -376,7 +376,7 @@ TEST(SwfGzip, ErrorsNameTheLineOfTheUncompressedText) {
 }
 
 TEST(SwfGzip, TruncatedArchiveIsAnError) {
-  TempDir tmp;
+  TraceDir tmp;
   std::string content;
   std::mt19937 random(7);
   for (int i = 1; i <= 20000; ++i) {
@@ -395,7 +395,7 @@ TEST(SwfGzip, TruncatedArchiveIsAnError) {
 // Errors
 
 TEST(SwfErrors, WrongFieldCountNamesFileLineAndCount) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string good = job("1", "0", "10", "1").text();
   const std::string short_line = "1 0 -1 10 -1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1\n";
   const std::string long_line = "1 0 -1 10 -1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1 99\n";
@@ -418,7 +418,7 @@ TEST(SwfErrors, WrongFieldCountNamesFileLineAndCount) {
 }
 
 TEST(SwfErrors, NonNumericFieldNamedBySwfName) {
-  TempDir tmp;
+  TraceDir tmp;
   struct Case {
     int field;  // 1-based
     std::string text;
@@ -456,7 +456,7 @@ TEST(SwfErrors, NonNumericFieldNamedBySwfName) {
 }
 
 TEST(SwfErrors, LenientCountsMalformedLinesAndKeepsTheRest) {
-  TempDir tmp;
+  TraceDir tmp;
   Line non_numeric = job("3", "0", "10", "1");
   non_numeric.requested_time = "soon";
   const std::string content = job("1", "10", "10", "1").text() + "1 2 3\n" + non_numeric.text() +
@@ -474,7 +474,7 @@ TEST(SwfErrors, LenientCountsMalformedLinesAndKeepsTheRest) {
 }
 
 TEST(SwfErrors, MissingFile) {
-  TempDir tmp;
+  TraceDir tmp;
   const std::string path = tmp.dir() + "/no_such.swf";
   for (const bool lenient : {false, true}) {
     const InputError e = expect_input_error([&] { read_swf(path, SwfOptions{.lenient = lenient}); });
@@ -485,14 +485,14 @@ TEST(SwfErrors, MissingFile) {
 }
 
 TEST(SwfErrors, DirectoryIsUnreadable) {
-  TempDir tmp;
+  TraceDir tmp;
   const InputError e = expect_input_error([&] { read_swf(tmp.dir()); });
   EXPECT_EQ(e.file(), tmp.dir());
   EXPECT_EQ(e.line(), 0u);
 }
 
 TEST(SwfErrors, BinaryDataRefused) {
-  TempDir tmp;
+  TraceDir tmp;
   constexpr char kBytes[] = "; ok\nBZh91AY&SY\0\x01\x02 junk\nmore\n";  // a NUL on line 2
   const std::string path = tmp.write("binary.swf", std::string(kBytes, sizeof kBytes - 1));
   const InputError e = expect_input_error([&] { read_swf(path, SwfOptions{.lenient = true}); });
