@@ -181,6 +181,46 @@ TEST(LogReader, ACutLogIsNamedWithItsLastGoodLine) {
   EXPECT_EQ(half.last_good_line(), 2u);
 }
 
+TEST(LogReader, FollowingALogBeingWrittenWaitsForWholeLinesAndReadsOn) {
+  LogDir dir;
+  const std::string path = dir.file("live.jsonl");
+  const std::string up = R"({"t":0,"ev":"party.up","who":"controller"})";
+  write_text(path, kHeaderLine + "\n" + up + "\n" + R"({"t":1,"ev":"par)");
+  log::LogReader r(path, {.follow = true});
+  ASSERT_NE(r.next(), nullptr);
+  EXPECT_EQ(r.offset(), kHeaderLine.size() + 1);
+  // The unfinished line is left for later: no problem, no event.
+  EXPECT_EQ(r.next(), nullptr);
+  EXPECT_TRUE(r.waiting());
+  EXPECT_FALSE(r.problem());
+  {
+    std::ofstream more(path, std::ios::app);
+    more << R"(ty.up","who":"scheduler"})"
+         << "\n";
+  }
+  const auto* e = r.next();
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->who, "scheduler");
+  EXPECT_EQ(r.offset(), kHeaderLine.size() + 1 + up.size() + 1);
+  EXPECT_EQ(r.line(), 3u);
+  EXPECT_EQ(r.next(), nullptr);
+  EXPECT_TRUE(r.waiting());
+  {
+    std::ofstream more(path, std::ios::app);
+    more << R"({"t":2,"ev":"log.end","who":"run","end":"quiescent","events":2,"stats":{}})"
+         << "\n";
+  }
+  ASSERT_NE(r.next(), nullptr);
+  EXPECT_TRUE(r.complete());
+  EXPECT_EQ(r.next(), nullptr);
+  EXPECT_FALSE(r.problem());
+}
+
+TEST(LogReader, StandardInputCannotBeFollowed) {
+  const auto e = expect_input_error([] { log::LogReader r("-", {.follow = true}); });
+  EXPECT_TRUE(Contains(e.what(), "cannot be followed"));
+}
+
 TEST(LogReader, AMalformedLineStopsTheReadingWhereItIs) {
   LogDir dir;
   const std::string path = dir.file("bad.jsonl");

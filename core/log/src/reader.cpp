@@ -79,6 +79,7 @@ std::optional<FieldValue> typed(const Member& m, FieldType t) {
 
 LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(path)), options_(options) {
   if (path_ == "-") {
+    if (options_.follow) throw InputError(path_, 0, "", "standard input cannot be followed: give the log's path");
     io_.file = stdin;
   } else {
     io_.file = std::fopen(path_.c_str(), "rb");
@@ -87,6 +88,7 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
   }
   if (!read_line()) {
     if (problem_) throw *problem_;
+    if (waiting_) throw InputError(path_, 1, "", "the header line is not written yet");
     throw InputError(path_, 0, "", "empty file: an event log starts with its header line");
   }
   header_ = parse_header(text_, path_);
@@ -104,18 +106,32 @@ bool LogReader::read_line() {
   errno = 0;
   const ssize_t n = ::getline(&io_.buffer, &io_.capacity, io_.file);
   if (n < 0) {
-    if (errno != 0 && std::ferror(io_.file)) stop("", std::string("read failed: ") + std::strerror(errno));
+    if (errno != 0 && std::ferror(io_.file)) return stop("", std::string("read failed: ") + std::strerror(errno));
+    if (options_.follow) return wait_for_more();
     return false;
   }
-  ++line_;
   std::size_t len = static_cast<std::size_t>(n);
-  if (len == 0 || io_.buffer[len - 1] != '\n') {
+  const bool whole = len > 0 && io_.buffer[len - 1] == '\n';
+  if (!whole && options_.follow) return wait_for_more();
+  offset_ = next_offset_;
+  next_offset_ += len;
+  ++line_;
+  if (!whole) {
     text_ = std::string_view(io_.buffer, len);
     return stop("", "the line is cut short (no newline): the log was cut while this line was being written");
   }
   --len;
   text_ = std::string_view(io_.buffer, len);
   return true;
+}
+
+bool LogReader::wait_for_more() {
+  // Back to the start of the unfinished line, so that the next read sees it whole.
+  std::clearerr(io_.file);
+  if (::fseeko(io_.file, static_cast<off_t>(next_offset_), SEEK_SET) != 0)
+    return stop("", std::string("cannot follow the log: ") + std::strerror(errno));
+  waiting_ = true;
+  return false;
 }
 
 bool LogReader::stop(const std::string& field, const std::string& what) {
@@ -138,8 +154,10 @@ std::optional<EventKind> LogReader::kind_of_line(std::string_view line) const {
 }
 
 const EventView* LogReader::next() {
+  waiting_ = false;
   while (!done_) {
     if (!read_line()) {
+      if (waiting_) return nullptr;
       done_ = true;
       if (!complete_ && !problem_)
         problem_ = InputError(path_, line_, "",

@@ -27,6 +27,10 @@ struct ReadOptions {
   // Refuse kinds and fields the catalogue does not describe (otherwise they are passed over:
   // a newer pmixflow may add some without changing the version).
   bool strict = false;
+  // Read a log that is still being written: at the end of the file, and before a last line
+  // that has no newline yet, next() returns nullptr with waiting() true instead of reporting a
+  // cut log; a later next() reads on from there. A pipe ("-") cannot be followed.
+  bool follow = false;
 };
 
 class LogReader {
@@ -47,6 +51,11 @@ class LogReader {
   // The text of the line of the last event delivered, without its newline.
   std::string_view text() const { return text_; }
 
+  // Following: the end of what has been written so far was reached; call next() again later.
+  bool waiting() const { return waiting_; }
+  // The byte offset in the file of the line of the last event delivered (the header: 0).
+  std::uint64_t offset() const { return offset_; }
+
   // The closing line was read, and nothing follows it: the log is whole.
   bool complete() const { return complete_; }
   const std::optional<InputError>& problem() const { return problem_; }
@@ -61,6 +70,7 @@ class LogReader {
   bool read_line();
   bool parse(std::string_view line);
   bool stop(const std::string& field, const std::string& what);
+  bool wait_for_more();
   std::optional<EventKind> kind_of_line(std::string_view line) const;
 
   std::string path_;
@@ -83,8 +93,11 @@ class LogReader {
   std::uint64_t line_ = 0;
   std::uint64_t good_line_ = 0;
   std::uint64_t unknown_kinds_ = 0;
+  std::uint64_t offset_ = 0;
+  std::uint64_t next_offset_ = 0;
   bool complete_ = false;
   bool done_ = false;
+  bool waiting_ = false;
   std::optional<InputError> problem_;
   // The current event.
   EventView view_;
