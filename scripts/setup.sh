@@ -25,6 +25,9 @@ packages=(
   libcli11-dev
   libpmix-dev
   python3-pmix
+  qt6-base-dev
+  qt6-svg-dev
+  fonts-dejavu-core
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

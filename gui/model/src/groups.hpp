@@ -1,0 +1,15 @@
+// Internal: how the machine pane groups nodes. The log names nodes as the platform does, and a
+// platform names a cluster's (or a cabinet's) nodes with one prefix and a number; nodes are
+// grouped by that prefix, in the machine's order.
+#pragma once
+
+#include <vector>
+
+#include "pmixflow/view/records.hpp"
+
+namespace pmixflow::view {
+
+// Sets each node's group.
+std::vector<Group> group_nodes(std::vector<NodeRecord>& nodes);
+
+}  // namespace pmixflow::view
