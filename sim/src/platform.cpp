@@ -10,33 +10,11 @@
 
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace pmixflow::sim {
-
-bool natural_less(const std::string& a, const std::string& b) {
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      std::size_t i2 = i, j2 = j;
-      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
-      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
-      const auto na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
-      const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
-      const auto tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
-      if (ta.size() != tb.size()) return ta.size() < tb.size();
-      if (ta != tb) return ta < tb;
-      i = i2;
-      j = j2;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
-}
 
 namespace {
 
@@ -118,7 +96,8 @@ void build_fat_tree(const PlatformOptions& o, const std::string& params, std::ve
 
 Machine pick_roles(sg4::Engine& engine, const PlatformOptions& o, const std::string& origin) {
   auto hosts = engine.get_all_hosts();
-  std::sort(hosts.begin(), hosts.end(), [](auto* a, auto* b) { return natural_less(a->get_name(), b->get_name()); });
+  std::sort(hosts.begin(), hosts.end(),
+            [](auto* a, auto* b) { return pmixflow::natural_less(a->get_name(), b->get_name()); });
   Machine m;
   auto take = [&](const char* name) -> sg4::Host* {
     auto it = std::find_if(hosts.begin(), hosts.end(), [&](auto* h) { return h->get_name() == name; });

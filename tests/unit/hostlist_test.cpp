@@ -1,7 +1,9 @@
 #include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -26,6 +28,19 @@ class HostfileDir : public test::TempDir {
 };
 
 HostEntry host(std::string name, std::optional<std::uint32_t> slots = std::nullopt) { return {std::move(name), slots}; }
+
+TEST(HostList, NaturalOrderReadsNumbersAsPeopleDo) {
+  EXPECT_TRUE(natural_less("node-2", "node-10"));
+  EXPECT_FALSE(natural_less("node-10", "node-2"));
+  EXPECT_TRUE(natural_less("n9", "n010"));
+  EXPECT_FALSE(natural_less("n002", "n2"));  // the same number: neither comes first
+  EXPECT_FALSE(natural_less("n2", "n002"));
+  EXPECT_TRUE(natural_less("a10", "b2"));
+  EXPECT_TRUE(natural_less("n1", "n1a"));
+  std::vector<std::string> names{"n10", "head", "n2", "n1"};
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
+  EXPECT_EQ(names, (std::vector<std::string>{"head", "n1", "n2", "n10"}));
+}
 
 // ---------------------------------------------------------------------------------------------
 // parse_host_list

@@ -1,5 +1,7 @@
 #include "pmixflow/vocab/host_ranges.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "pmixflow/vocab/errors.hpp"
@@ -77,6 +79,29 @@ std::vector<std::string> expand_host_names(std::string_view text, std::string_vi
     for (auto n = *a; n <= *b; ++n) out.push_back(std::string(item.substr(0, open)) + padded(n, lo.size()));
   }
   return out;
+}
+
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      const auto na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
+      const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
+      const auto tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = i2;
+      j = j2;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
 }
 
 }  // namespace pmixflow

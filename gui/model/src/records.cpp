@@ -3,6 +3,7 @@
 #include "pmixflow/view/machine.hpp"
 #include "pmixflow/view/records.hpp"
 #include "pmixflow/view/run_model.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 
 namespace pmixflow::view {
 
@@ -68,33 +69,6 @@ PartyRole role_of(std::string_view who) {
   return PartyRole::Other;
 }
 
-namespace {
-// n2 before n10.
-bool natural_before(std::string_view a, std::string_view b) {
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const bool da = a[i] >= '0' && a[i] <= '9', db = b[j] >= '0' && b[j] <= '9';
-    if (da && db) {
-      std::size_t ei = i, ej = j;
-      while (ei < a.size() && a[ei] >= '0' && a[ei] <= '9') ++ei;
-      while (ej < b.size() && b[ej] >= '0' && b[ej] <= '9') ++ej;
-      auto na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
-      while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
-      while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
-      if (na.size() != nb.size()) return na.size() < nb.size();
-      if (na != nb) return na < nb;
-      i = ei;
-      j = ej;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
-}
-}  // namespace
-
 std::vector<std::uint32_t> lane_order(const std::vector<Party>& parties) {
   std::vector<std::uint32_t> out;
   for (std::uint32_t i = 0; i < parties.size(); ++i)
@@ -104,7 +78,7 @@ std::vector<std::uint32_t> lane_order(const std::vector<Party>& parties) {
     const auto& pa = parties[a];
     const auto& pb = parties[b];
     if (pa.role != pb.role) return pa.role < pb.role;
-    if (pa.role == PartyRole::Daemon) return natural_before(pa.name, pb.name);
+    if (pa.role == PartyRole::Daemon) return natural_less(pa.name, pb.name);
     return false;
   });
   return out;

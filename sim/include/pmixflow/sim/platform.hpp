@@ -34,7 +34,4 @@ struct Machine {
 // three hosts (in natural name order) do, and the rest are the compute nodes.
 Machine build_platform(simgrid::s4u::Engine& engine, const PlatformOptions& options);
 
-// Natural order: node-2 before node-10.
-bool natural_less(const std::string& a, const std::string& b);
-
 }  // namespace pmixflow::sim

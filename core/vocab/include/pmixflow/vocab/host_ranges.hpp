@@ -14,4 +14,7 @@ std::string compress_host_names(const std::vector<std::string>& names);
 // The names again, in order. Throws InputError (naming `origin`) on a malformed list.
 std::vector<std::string> expand_host_names(std::string_view text, std::string_view origin = "host names");
 
+// Natural order, as people number hosts: node-2 before node-10, n002 with n2.
+bool natural_less(std::string_view a, std::string_view b);
+
 }  // namespace pmixflow
