@@ -94,6 +94,16 @@ void frames(const pmixflow::view::RunModel& model, const std::vector<double>& ti
   const QRectF area(8, 8, size.width() - 16, size.height() - 16 - pmixflow::gui::MachinePainter::kLegendHeight);
   painter.layout(model, area);
   std::vector<double> frame, floor;
+  // The first frame also loads the fonts: once per window, not per frame; shown apart.
+  const auto warm_start = Clock::now();
+  {
+    const auto state = model.machine_at(times.front());
+    QPainter p(&image);
+    painter.paint(p, {&model, &state, {}, nullptr, times.front()}, QRectF(QPointF(0, 0), size));
+    painter.paint_legend(p, {&model, &state, {}, nullptr, times.front()},
+                         QRectF(8, area.bottom() + 6, area.width(), 54));
+  }
+  const double first = since(warm_start);
   for (double t : times) {
     const auto state = model.machine_at(t);
     const pmixflow::gui::MachinePainter::Input in{&model, &state, {}, nullptr, t};
@@ -116,8 +126,10 @@ void frames(const pmixflow::view::RunModel& model, const std::vector<double>& ti
   const auto f = stats(frame), g = stats(floor);
   std::printf("frame:  machine pane of %zu nodes at 1600x1000: mean %.1f ms, p99 %.1f ms, max %.1f ms (target < 16)\n",
               model.nodes().size(), f.mean * 1e3, f.p99 * 1e3, f.max * 1e3);
-  std::printf("        floor (every cell filled with one colour) mean %.1f ms: ratio %.1f\n", g.mean * 1e3,
-              f.mean / g.mean);
+  std::printf(
+      "        floor (every cell filled with one colour) mean %.1f ms: ratio %.1f; the first frame, which "
+      "loads the fonts, %.1f ms\n",
+      g.mean * 1e3, f.mean / g.mean, first * 1e3);
 }
 
 }  // namespace

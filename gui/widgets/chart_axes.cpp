@@ -206,4 +206,27 @@ void draw_title(QPainter& p, const QRectF& area, const QString& title) {
   p.restore();
 }
 
+void TimeDrag::press(QPointF at, const TimeWindow& w) {
+  from_ = at;
+  t0_ = w.t0;
+  span_ = w.span();
+  moved_ = false;
+}
+
+bool TimeDrag::move(QPointF at, double plot_width, TimeWindow& w) {
+  if (!from_ || plot_width <= 0) return false;
+  const double dx = at.x() - from_->x();
+  moved_ = moved_ || std::abs(dx) > 3;
+  if (!moved_) return false;
+  const double t0 = t0_ - dx / plot_width * span_;
+  w.set(t0, t0 + span_);
+  return true;
+}
+
+bool TimeDrag::release() {
+  const bool click = from_ && !moved_;
+  from_.reset();
+  return click;
+}
+
 }  // namespace pmixflow::gui

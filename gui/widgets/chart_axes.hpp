@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace pmixflow::gui {
@@ -49,6 +50,23 @@ class TimeWindow {
  private:
   void clamp();
   double lo_ = 0, hi_ = 1;
+};
+
+// A drag along the time axis: pans a TimeWindow once the pointer has gone 3 pixels, so that a
+// click stays a click.
+class TimeDrag {
+ public:
+  void press(QPointF at, const TimeWindow& w);
+  // While the button is down: pans `w` over a plot `plot_width` wide; true when it moved.
+  bool move(QPointF at, double plot_width, TimeWindow& w);
+  // The button is up: true when it was a click rather than a drag.
+  bool release();
+  bool pressed() const { return from_.has_value(); }
+
+ private:
+  std::optional<QPointF> from_;
+  double t0_ = 0, span_ = 0;
+  bool moved_ = false;
 };
 
 // The look every chart's picture shares.

@@ -443,20 +443,14 @@ void GanttPane::wheelEvent(QWheelEvent* event) {
 
 void GanttPane::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return Pane::mousePressEvent(event);
-  press_ = event->position();
-  press_t0_ = window_.t0;
-  press_span_ = window_.span();
-  dragging_ = false;
+  drag_.press(event->position(), window_);
 }
 
 void GanttPane::mouseMoveEvent(QMouseEvent* event) {
   const QRectF plot = plot_rect(QSizeF(size()));
-  if (press_ && (event->buttons() & Qt::LeftButton)) {
-    const double dx = event->position().x() - press_->x();
-    dragging_ = dragging_ || std::abs(dx) > 3;
-    if (!dragging_) return;
+  if (drag_.pressed() && (event->buttons() & Qt::LeftButton)) {
+    if (!drag_.move(event->position(), plot.width(), window_)) return;
     setCursor(Qt::ClosedHandCursor);
-    window_.set(press_t0_ - dx / plot.width() * press_span_, press_t0_ - dx / plot.width() * press_span_ + press_span_);
     return window_moved();
   }
   const auto hit = model_ ? bar_at(event->position()) : std::nullopt;
@@ -466,10 +460,10 @@ void GanttPane::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void GanttPane::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || !press_) return Pane::mouseReleaseEvent(event);
-  press_.reset();
+  if (event->button() != Qt::LeftButton || !drag_.pressed()) return Pane::mouseReleaseEvent(event);
+  const bool click = drag_.release();
   unsetCursor();
-  if (dragging_ || !model_) return;
+  if (!click || !model_) return;
   const auto hit = bar_at(event->position());
   Selection s;
   if (hit) s.request = bars_[*hit].request;

@@ -109,9 +109,7 @@ class GanttPane : public Pane {
   QString title_, auto_title_;
   QAbstractButton* fit_button_ = nullptr;
   QAbstractButton* export_button_ = nullptr;
-  std::optional<QPointF> press_;
-  double press_t0_ = 0, press_span_ = 0;
-  bool dragging_ = false;
+  TimeDrag drag_;
 };
 
 }  // namespace pmixflow::gui

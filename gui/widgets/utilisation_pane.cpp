@@ -271,21 +271,14 @@ void UtilisationPane::wheelEvent(QWheelEvent* event) {
 
 void UtilisationPane::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return Pane::mousePressEvent(event);
-  press_ = event->position();
-  press_t0_ = window_.t0;
-  press_span_ = window_.span();
-  dragging_ = false;
+  drag_.press(event->position(), window_);
 }
 
 void UtilisationPane::mouseMoveEvent(QMouseEvent* event) {
   const Plots at = plots(QSizeF(size()));
-  if (press_ && (event->buttons() & Qt::LeftButton)) {
-    const double dx = event->position().x() - press_->x();
-    dragging_ = dragging_ || std::abs(dx) > 3;
-    if (!dragging_) return;
+  if (drag_.pressed() && (event->buttons() & Qt::LeftButton)) {
+    if (!drag_.move(event->position(), at.queue.width(), window_)) return;
     setCursor(Qt::ClosedHandCursor);
-    const double t0 = press_t0_ - dx / at.queue.width() * press_span_;
-    window_.set(t0, t0 + press_span_);
     return window_moved();
   }
   if (!model_ || !(at.used.contains(event->position()) || at.queue.contains(event->position())))
@@ -294,12 +287,12 @@ void UtilisationPane::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void UtilisationPane::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || !press_) return Pane::mouseReleaseEvent(event);
-  press_.reset();
+  if (event->button() != Qt::LeftButton || !drag_.pressed()) return Pane::mouseReleaseEvent(event);
+  const bool click = drag_.release();
   unsetCursor();
   const Plots at = plots(QSizeF(size()));
   const bool inside = at.used.contains(event->position()) || at.queue.contains(event->position());
-  if (dragging_ || !model_ || !inside) return;
+  if (!click || !model_ || !inside) return;
   emit seek(window_.t_of(event->position().x(), at.queue));
 }
 

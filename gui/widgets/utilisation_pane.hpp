@@ -69,9 +69,7 @@ class UtilisationPane : public Pane {
   TimeWindow window_;
   QAbstractButton* fit_button_ = nullptr;
   QAbstractButton* export_button_ = nullptr;
-  std::optional<QPointF> press_;
-  double press_t0_ = 0, press_span_ = 0;
-  bool dragging_ = false;
+  TimeDrag drag_;
   // Kept from frame to frame: painting allocates nothing once they have grown.
   QPolygonF outline_;
   std::vector<double> columns_;

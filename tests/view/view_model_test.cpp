@@ -272,5 +272,27 @@ TEST_F(ViewModel, ALogBeingWrittenIsFollowedToItsEnd) {
   EXPECT_EQ(m.machine_at(m.end_time()).nodes(), whole.machine_at(whole.end_time()).nodes());
 }
 
+// Nodes are grouped as a platform names them: alike but for their last number.
+TEST_F(ViewModel, NodesAreGroupedAsThePlatformNamesThem) {
+  const auto dir = scratch_dir("groups");
+  const auto log = dir / "events.jsonl";
+  std::ofstream(log) << R"({"format":"pmixflow-events","version":2,"env":"sim","seed":0,"inputs":{)"
+                     << R"("scenario":"x","platform":"x","topology":"x","head":"head","policy":"fcfs",)"
+                     << R"("nodes":6,"slots_per_node":4,)"
+                     << R"("compute_nodes":"rack1-n[1-2],rack2-n[1-2],node-1.site.org,node-2.site.org"}})"
+                     << "\n"
+                     << R"({"t":0,"ev":"log.end","who":"run","end":"quiescent","events":0,"stats":{}})"
+                     << "\n";
+  const RunModel m(log);
+  fs::remove_all(dir);
+  ASSERT_EQ(m.groups().size(), 3u);
+  EXPECT_EQ(m.groups()[0].name, "rack1-n*");
+  EXPECT_EQ(m.groups()[1].name, "rack2-n*");
+  EXPECT_EQ(m.groups()[2].name, "node-*.site.org");
+  for (const auto& g : m.groups()) EXPECT_EQ(g.nodes.size(), 2u) << g.name;
+  EXPECT_EQ(m.nodes()[*m.find_node("rack2-n1")].slot_count, 4u);
+  EXPECT_EQ(m.total_slots(), 24u);
+}
+
 }  // namespace
 }  // namespace pmixflow::view

@@ -91,29 +91,31 @@ RunModel::Builder::Builder(RunModel& m, RunInfo info) : m_(m), info_(std::move(i
 }
 
 std::uint32_t RunModel::Builder::party(std::string_view name) {
-  auto [it, fresh] = m_.party_index_.try_emplace(std::string(name), static_cast<std::uint32_t>(m_.parties_.size()));
-  if (fresh) m_.parties_.push_back(Party{std::string(name), role_of(name)});
-  return it->second;
+  if (const auto it = m_.party_index_.find(name); it != m_.party_index_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(m_.parties_.size());
+  m_.party_index_.emplace(std::string(name), id);
+  m_.parties_.push_back(Party{std::string(name), role_of(name)});
+  return id;
 }
 
 std::uint32_t RunModel::Builder::node(std::string_view name) {
-  auto [it, fresh] = m_.node_index_.try_emplace(std::string(name), static_cast<std::uint32_t>(m_.nodes_.size()));
-  if (fresh) {
-    m_.nodes_.push_back(NodeRecord{std::string(name), info_.slots_per_node, 0});
-    m_.live_.resize(m_.nodes_.size());
-  }
-  return it->second;
+  if (const auto it = m_.node_index_.find(name); it != m_.node_index_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(m_.nodes_.size());
+  m_.node_index_.emplace(std::string(name), id);
+  m_.nodes_.push_back(NodeRecord{std::string(name), info_.slots_per_node, 0});
+  m_.live_.resize(m_.nodes_.size());
+  return id;
 }
 
 std::uint32_t RunModel::Builder::request(const log::EventView& e) {
   const auto corr = e.str(Field::corr);
   if (!corr || corr->empty()) return kNone;
-  auto [it, fresh] = m_.request_index_.try_emplace(std::string(*corr), static_cast<std::uint32_t>(m_.requests_.size()));
-  if (fresh) {
-    m_.requests_.emplace_back();
-    m_.requests_.back().corr = std::string(*corr);
-  }
-  return it->second;
+  if (const auto it = m_.request_index_.find(*corr); it != m_.request_index_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(m_.requests_.size());
+  m_.request_index_.emplace(std::string(*corr), id);
+  m_.requests_.emplace_back();
+  m_.requests_.back().corr = std::string(*corr);
+  return id;
 }
 
 SessionRecord* RunModel::Builder::session(std::uint32_t id) {
@@ -186,6 +188,13 @@ void RunModel::Builder::add(const log::EventView& e, std::uint64_t offset, std::
   }
 }
 
+std::uint32_t RunModel::Builder::kind_id(std::string_view msg) {
+  if (const auto it = kinds_.find(msg); it != kinds_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(kinds_.size());
+  kinds_.emplace(std::string(msg), id);
+  return id;
+}
+
 void RunModel::Builder::on_message(const log::EventView& e, std::uint32_t index) {
   const bool sent = e.kind == EventKind::Send;
   const auto me = party(e.who);
@@ -193,9 +202,8 @@ void RunModel::Builder::on_message(const log::EventView& e, std::uint32_t index)
   const auto from = sent ? me : peer;
   const auto to = sent ? peer : me;
   const auto kind = e.str(Field::msg).value_or("");
-  const auto corr = e.str(Field::corr).value_or("");
-  std::string key = std::to_string(from) + '/' + std::to_string(to) + '/' + std::string(kind) + '/' + std::string(corr);
   const auto req = m_.events_[index].request;
+  const MessageKey key{from, to, kind_id(kind), req};
   if (sent) {
     unreceived_[key].push_back(static_cast<std::uint32_t>(m_.messages_.size()));
     m_.messages_.push_back(Message{index, kNone, from, to, req, std::string(kind), e.t, std::nullopt});
@@ -205,7 +213,7 @@ void RunModel::Builder::on_message(const log::EventView& e, std::uint32_t index)
   const auto it = unreceived_.find(key);
   if (it != unreceived_.end() && !it->second.empty()) {
     auto& msg = m_.messages_[it->second.front()];
-    it->second.pop_front();
+    it->second.erase(it->second.begin());
     if (it->second.empty()) unreceived_.erase(it);
     msg.recv = index;
     msg.received_at = e.t;

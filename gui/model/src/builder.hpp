@@ -3,16 +3,29 @@
 // for their receipt, allocations waiting for their end) it keeps here.
 #pragma once
 
-#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/results/run_info.hpp"
 #include "pmixflow/view/run_model.hpp"
 
 namespace pmixflow::view {
+
+// A message in flight, as its send and its receipt both name it.
+struct MessageKey {
+  std::uint32_t from, to, kind, request;
+  bool operator==(const MessageKey&) const = default;
+};
+struct MessageKeyHash {
+  std::size_t operator()(const MessageKey& k) const {
+    std::uint64_t h = (std::uint64_t{k.from} << 32 | k.to) * 0x9E3779B97F4A7C15ull;
+    h ^= (std::uint64_t{k.kind} << 32 | k.request) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+    return static_cast<std::size_t>(h);
+  }
+};
 
 class RunModel::Builder {
  public:
@@ -41,10 +54,13 @@ class RunModel::Builder {
 
   RunModel& m_;
   RunInfo info_;
-  std::unordered_map<std::string, std::deque<std::uint32_t>> unreceived_;  // sends by (from, to, msg, corr)
-  std::unordered_map<std::string, std::uint32_t> open_execution_;          // by allocation id
-  std::unordered_map<std::string, std::uint32_t> alloc_session_;           // allocation id -> session id
-  std::unordered_map<std::string, std::uint32_t> job_index_;               // by nspace
+  std::uint32_t kind_id(std::string_view msg);
+  // Sends not yet received, oldest first: nearly always one per key.
+  std::unordered_map<MessageKey, std::vector<std::uint32_t>, MessageKeyHash> unreceived_;
+  NameIndex kinds_;
+  std::unordered_map<std::string, std::uint32_t> open_execution_;  // by allocation id
+  std::unordered_map<std::string, std::uint32_t> alloc_session_;   // allocation id -> session id
+  std::unordered_map<std::string, std::uint32_t> job_index_;       // by nspace
 };
 
 }  // namespace pmixflow::view

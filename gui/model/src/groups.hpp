@@ -1,6 +1,6 @@
 // Internal: how the machine pane groups nodes. The log names nodes as the platform does, and a
-// platform names a cluster's (or a cabinet's) nodes with one prefix and a number; nodes are
-// grouped by that prefix, in the machine's order.
+// platform names a cluster's (or a cabinet's) nodes alike but for a number; nodes are grouped by
+// their name without its last number, in the machine's order.
 #pragma once
 
 #include <vector>

@@ -61,7 +61,7 @@ const std::optional<InputError>& RunModel::problem() const { return reader_->pro
 const log::LogHeader& RunModel::header() const { return reader_->header(); }
 
 std::optional<std::uint32_t> RunModel::find_node(std::string_view name) const {
-  const auto it = node_index_.find(std::string(name));
+  const auto it = node_index_.find(name);
   return it == node_index_.end() ? std::nullopt : std::optional(it->second);
 }
 std::optional<std::uint32_t> RunModel::find_session(std::uint32_t id) const {
@@ -69,11 +69,11 @@ std::optional<std::uint32_t> RunModel::find_session(std::uint32_t id) const {
   return it == session_index_.end() ? std::nullopt : std::optional(it->second);
 }
 std::optional<std::uint32_t> RunModel::find_request(std::string_view corr) const {
-  const auto it = request_index_.find(std::string(corr));
+  const auto it = request_index_.find(corr);
   return it == request_index_.end() ? std::nullopt : std::optional(it->second);
 }
 std::optional<std::uint32_t> RunModel::find_party(std::string_view name) const {
-  const auto it = party_index_.find(std::string(name));
+  const auto it = party_index_.find(name);
   return it == party_index_.end() ? std::nullopt : std::optional(it->second);
 }
 

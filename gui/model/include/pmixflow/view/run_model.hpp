@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct StepSeries {
   double at(double time) const;
   double max() const;
 };
+
+// Looks names up by view: reading a log asks for a party, a node or a request at almost every
+// line, and building a string for each question was most of the time it took.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using NameIndex = std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>>;
 
 struct OpenOptions {
   bool follow = false;  // the log is still being written: read_more() reads what follows
@@ -117,7 +126,7 @@ class RunModel {
   MachineState live_;  // after every op so far: where the next snapshot is copied from
   StepSeries used_, queued_;
   std::uint64_t total_slots_ = 0;
-  std::unordered_map<std::string, std::uint32_t> node_index_, party_index_, request_index_;
+  NameIndex node_index_, party_index_, request_index_;
   std::unordered_map<std::uint32_t, std::uint32_t> session_index_;
 };
 
