@@ -147,7 +147,7 @@ void SessionsPane::paint_picture(QPainter& p, QSize size) {
   p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
   if (!model_) return;
   const double row_h = 22;
-  const double widths[] = {0.10, 0.13, 0.12, 0.13, 0.22, 0.16, 0.14};
+  const double widths[] = {0.09, 0.11, 0.13, 0.11, 0.19, 0.15, 0.22};
   QFont bold = p.font();
   bold.setBold(true);
   auto row_cells = [&](double y, const auto& cell_text, const QColor& state_bg) {
