@@ -1,5 +1,10 @@
 #include "chart_axes.hpp"
 
+#include <QToolButton>
+
+#include "export.hpp"
+#include "pane.hpp"
+
 #include <QApplication>
 #include <QFontMetricsF>
 
@@ -227,6 +232,27 @@ bool TimeDrag::release() {
   const bool click = from_ && !moved_;
   from_.reset();
   return click;
+}
+
+ChartButtons::ChartButtons(Pane& chart, std::function<void()> fit) {
+  auto* button = new QToolButton(&chart);
+  button->setText("Fit");
+  button->setToolTip("Show the whole run");
+  button->setAutoRaise(true);
+  QObject::connect(button, &QToolButton::clicked, &chart, std::move(fit));
+  fit_ = button;
+  export_ = make_export_button(chart);
+}
+
+void ChartButtons::place(int chart_width) {
+  const QSize e = export_->sizeHint(), f = fit_->sizeHint();
+  export_->setGeometry(chart_width - e.width() - 4, 3, e.width(), e.height());
+  fit_->setGeometry(chart_width - e.width() - f.width() - 6, 3, f.width(), f.height());
+}
+
+void ChartButtons::set_visible(bool visible) {
+  fit_->setVisible(visible);
+  export_->setVisible(visible);
 }
 
 }  // namespace pmixflow::gui

@@ -13,7 +13,11 @@
 #include <optional>
 #include <vector>
 
+class QAbstractButton;
+
 namespace pmixflow::gui {
+
+class Pane;
 
 struct TimeUnit {
   double seconds = 1;
@@ -67,6 +71,19 @@ class TimeDrag {
   std::optional<QPointF> from_;
   double t0_ = 0, span_ = 0;
   bool moved_ = false;
+};
+
+// A time chart's two buttons in its top right corner: "Fit" (show the whole run, calling
+// `fit`) and "Export…". Placed by place() whenever the chart is resized.
+class ChartButtons {
+ public:
+  ChartButtons(Pane& chart, std::function<void()> fit);
+  void place(int chart_width);
+  void set_visible(bool visible);
+
+ private:
+  QAbstractButton* fit_ = nullptr;
+  QAbstractButton* export_ = nullptr;
 };
 
 // The look every chart's picture shares.

@@ -73,16 +73,10 @@ GanttPane::GanttPane(QWidget* parent) : Pane(parent) {
   setMouseTracking(true);
   setMinimumSize(320, 200);
   setAttribute(Qt::WA_OpaquePaintEvent);
-  auto* fit = new QToolButton(this);
-  fit->setText("Fit");
-  fit->setToolTip("Show the whole run");
-  fit->setAutoRaise(true);
-  connect(fit, &QToolButton::clicked, this, [this] {
+  buttons_ = std::make_unique<ChartButtons>(*this, [this] {
     fit_window();
     emit window_changed(window_.t0, window_.t1);
   });
-  fit_button_ = fit;
-  export_button_ = make_export_button(*this);
 }
 
 void GanttPane::set_model(const view::RunModel* model) {
@@ -144,10 +138,7 @@ void GanttPane::reveal(std::uint32_t request) {
   window_moved();
 }
 
-void GanttPane::set_buttons_visible(bool visible) {
-  fit_button_->setVisible(visible);
-  export_button_->setVisible(visible);
-}
+void GanttPane::set_buttons_visible(bool visible) { buttons_->set_visible(visible); }
 
 bool GanttPane::emphasised(std::uint32_t request) const {
   return emphasis_.empty() || (request < emphasis_.size() && emphasis_[request]);
@@ -426,11 +417,7 @@ void GanttPane::paintEvent(QPaintEvent*) {
   paint_chart(p, QSizeF(size()));
 }
 
-void GanttPane::resizeEvent(QResizeEvent*) {
-  const QSize e = export_button_->sizeHint(), f = fit_button_->sizeHint();
-  export_button_->setGeometry(width() - e.width() - 4, 3, e.width(), e.height());
-  fit_button_->setGeometry(width() - e.width() - f.width() - 6, 3, f.width(), f.height());
-}
+void GanttPane::resizeEvent(QResizeEvent*) { buttons_->place(width()); }
 
 void GanttPane::wheelEvent(QWheelEvent* event) {
   const QRectF plot = plot_rect(QSizeF(size()));

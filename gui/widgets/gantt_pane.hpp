@@ -8,6 +8,7 @@
 #include <QRgb>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,8 +108,7 @@ class GanttPane : public Pane {
   TimeWindow window_;
   std::optional<std::pair<double, double>> limits_;
   QString title_, auto_title_;
-  QAbstractButton* fit_button_ = nullptr;
-  QAbstractButton* export_button_ = nullptr;
+  std::unique_ptr<ChartButtons> buttons_;
   TimeDrag drag_;
 };
 

@@ -121,6 +121,8 @@ SessionsPane::SessionsPane(QWidget* parent) : Pane(parent) {
 void SessionsPane::set_model(const view::RunModel* model) {
   model_ = model;
   refresh();
+  // Once per model, not at every frame of a playback: it measures every visible cell.
+  view_->resizeColumnsToContents();
 }
 void SessionsPane::set_time(double t) {
   time_ = t;
@@ -134,7 +136,6 @@ void SessionsPane::set_selection(const Selection& s) {
 void SessionsPane::refresh() {
   updating_ = true;
   table_->show(model_, time_, reclaimed_->isChecked());
-  view_->resizeColumnsToContents();
   const int row = selection_.session == view::kNone ? -1 : table_->row_of(selection_.session);
   if (row >= 0)
     view_->selectRow(row);

@@ -27,16 +27,10 @@ UtilisationPane::UtilisationPane(QWidget* parent) : Pane(parent) {
   setMouseTracking(true);
   setMinimumSize(320, 220);
   setAttribute(Qt::WA_OpaquePaintEvent);
-  auto* fit = new QToolButton(this);
-  fit->setText("Fit");
-  fit->setToolTip("Show the whole run");
-  fit->setAutoRaise(true);
-  connect(fit, &QToolButton::clicked, this, [this] {
+  buttons_ = std::make_unique<ChartButtons>(*this, [this] {
     fit_window();
     emit window_changed(window_.t0, window_.t1);
   });
-  fit_button_ = fit;
-  export_button_ = make_export_button(*this);
 }
 
 void UtilisationPane::set_model(const view::RunModel* model) {
@@ -255,11 +249,7 @@ void UtilisationPane::paintEvent(QPaintEvent*) {
   paint_chart(p, QSizeF(size()));
 }
 
-void UtilisationPane::resizeEvent(QResizeEvent*) {
-  const QSize e = export_button_->sizeHint(), f = fit_button_->sizeHint();
-  export_button_->setGeometry(width() - e.width() - 4, 3, e.width(), e.height());
-  fit_button_->setGeometry(width() - e.width() - f.width() - 6, 3, f.width(), f.height());
-}
+void UtilisationPane::resizeEvent(QResizeEvent*) { buttons_->place(width()); }
 
 void UtilisationPane::wheelEvent(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;

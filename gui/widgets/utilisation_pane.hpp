@@ -7,6 +7,7 @@
 #include <QPolygonF>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -67,8 +68,7 @@ class UtilisationPane : public Pane {
   double now_ = 0;
   std::uint32_t selected_ = view::kNone;
   TimeWindow window_;
-  QAbstractButton* fit_button_ = nullptr;
-  QAbstractButton* export_button_ = nullptr;
+  std::unique_ptr<ChartButtons> buttons_;
   TimeDrag drag_;
   // Kept from frame to frame: painting allocates nothing once they have grown.
   QPolygonF outline_;
