@@ -75,7 +75,7 @@ TEST(Assertions, AnAssertionNamingNoCallOfTheFileIsBadInput) {
   const auto r = run_scenario(dir, kLifecycle + R"({"op":"assert","after":"r#2","node":"n01","daemon":"up"})"
                                                 "\n");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("s.jsonl:10: field 'after': no call r#2 in this scenario"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("s.jsonl:10: field 'after': no call 'r#2' in this scenario"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
   std::filesystem::remove_all(dir);
 }

@@ -205,6 +205,26 @@ TEST(Replay, AMalformedLineIsNamedOrSkippedWhenLenient) {
   EXPECT_EQ(lenient.rows.size(), 4u);
 }
 
+TEST(Replay, LinesOutOfOrderOrRenumberedAreNamedOrRepairedWhenLenient) {
+  // Job 6 is listed after job 4 but submitted before job 1; a second job 3 follows.
+  const std::string bad = std::string(kTrace) + "6 900 0 10 1 -1 -1 1 10 -1 1 8 1 -1 1 -1 -1 -1\n" +
+                          "3 1010 0 10 1 -1 -1 1 10 -1 1 8 1 -1 1 -1 -1 -1\n";
+  const Replay strict = replay("fcfs", bad);
+  EXPECT_EQ(strict.exit_code, 2);
+  EXPECT_NE(strict.out.find("t.swf:10: field 'job (field 1)': job 3 is already on line 6"), std::string::npos)
+      << strict.out;
+  const Replay lenient = replay("fcfs", bad, {"--lenient"});
+  ASSERT_EQ(lenient.exit_code, 0) << lenient.out;
+  EXPECT_EQ(lenient.summary["repaired_by_reason"]["out of submit order, sorted"], 1);
+  EXPECT_EQ(lenient.summary["repaired_by_reason"]["duplicate job number, renumbered"], 1);
+  EXPECT_NE(lenient.out.find("trace lines repaired (--lenient): 1 duplicate job number, renumbered, 1 out of submit "
+                             "order, sorted"),
+            std::string::npos)
+      << lenient.out;
+  ASSERT_EQ(lenient.rows.size(), 6u);  // no two jobs merged into one row
+  for (const auto& row : lenient.rows) EXPECT_GE(std::stod(row.at("submission_time")), 0) << row.at("job_id");
+}
+
 TEST(Replay, AgainstTheRecordingWaitsAreComparedJobByJob) {
   const auto dir = scratch_dir("recorded");
   const auto trace = dir / "t.swf";

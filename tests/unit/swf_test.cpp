@@ -191,7 +191,7 @@ TEST(SwfJobs, DecimalsSignsExponentsAndTabs) {
   const std::string path = tmp.write("decimals.swf",
                                      "1\t1e3\t-1.00\t+30.25\t4.00\t-1.00\t-1.00\t-1.00\t3600.50\t-1.00\t1.0\t"
                                      "-1\t-1\t-1\t-1\t-1\t-1\t-1\n"
-                                     "  9223372036854775807 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17  \n");
+                                     "  9223372036854775807 1001 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17  \n");
   const SwfTrace trace = read_swf(path);
   ASSERT_EQ(trace.jobs.size(), 2u);
   const SwfJob& j = trace.jobs[0];
@@ -288,18 +288,18 @@ TEST(SwfJobs, WithoutMaxProcsNothingIsTooLarge) {
   EXPECT_EQ(skips(trace, SwfSkip::MoreThanMaxProcs), 0u);
 }
 
-TEST(SwfJobs, SubmitRelativeToTheFirstKeptJobInFileOrder) {
+TEST(SwfJobs, SubmitRelativeToTheFirstKeptJob) {
   TraceDir tmp;
   const SwfTrace trace =
       read_swf(tmp.write("submit.swf", job("1", "1000", "-1", "1").text() +  // skipped: not the reference
                                            job("2", "1500", "10", "1").text() + job("3", "1600", "10", "1").text() +
-                                           job("4", "1550.5", "10", "1").text()));
+                                           job("4", "1650.5", "10", "1").text()));
   ASSERT_EQ(trace.jobs.size(), 3u);
   EXPECT_EQ(trace.first_submit, 1500);
   EXPECT_EQ(trace.jobs[0].submit, 0);
   EXPECT_EQ(trace.jobs[1].submit, 100);
-  EXPECT_EQ(trace.jobs[2].submit, 50.5);  // file order kept, even out of submit order
-  EXPECT_EQ(trace.jobs[2].record.submit, 1550.5);
+  EXPECT_EQ(trace.jobs[2].submit, 150.5);  // out of submit order: swf_order_test.cpp
+  EXPECT_EQ(trace.jobs[2].record.submit, 1650.5);
 }
 
 TEST(SwfJobs, EmptyFileAndCommentsOnly) {
@@ -428,9 +428,9 @@ TEST(SwfErrors, NonNumericFieldNamedBySwfName) {
   const std::vector<Case> cases = {
       {9, "abc", "requested_time (field 9)", "not a number"},
       {1, "12abc", "job (field 1)", "not a number"},
-      {2, "nan", "submit (field 2)", "not a number"},
-      {4, "inf", "run (field 4)", "not a number"},
-      {4, "-infinity", "run (field 4)", "not a number"},
+      {2, "nan", "submit (field 2)", "not a finite number"},
+      {4, "inf", "run (field 4)", "not a finite number"},
+      {4, "-infinity", "run (field 4)", "not a finite number"},
       {5, "2.5", "allocated_procs (field 5)", "not a whole number"},
       {8, "0x10", "requested_procs (field 8)", "not a number"},
       {10, "1.2.3", "requested_memory (field 10)", "not a number"},

@@ -2,14 +2,17 @@
 
 #include "pmixflow/log/catalogue.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 
 namespace pmixflow::log {
 
 std::string render_header(const LogHeader& header) {
   // Format and version first, as a reader needs them, not in nlohmann's sorted order.
+  // The inputs name files, whose names Linux does not require to be UTF-8: dump_utf8 never
+  // throws on one, and keeps the line strict JSON.
   return "{\"format\":" + nlohmann::json(kFormat).dump() + ",\"version\":" + std::to_string(kVersion) +
-         ",\"env\":" + nlohmann::json(header.env).dump() + ",\"seed\":" + std::to_string(header.seed) +
-         ",\"inputs\":" + header.inputs.dump() + "}\n";
+         ",\"env\":" + dump_utf8(nlohmann::json(header.env)) + ",\"seed\":" + std::to_string(header.seed) +
+         ",\"inputs\":" + dump_utf8(header.inputs) + "}\n";
 }
 
 LogHeader parse_header(std::string_view line, const std::string& file) {
@@ -18,15 +21,16 @@ LogHeader parse_header(std::string_view line, const std::string& file) {
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error&) {
-    throw fail("", "not a pmixflow event log: its first line is not a JSON header");
+    j = parse_json_input(line, InputSite{file, 1, ""});
+  } catch (const InputError& e) {
+    throw fail(e.field(), "not a pmixflow event log: its first line is not a JSON header (" + e.detail() + ")");
   }
   if (!j.is_object() || j.value("format", "") != kFormat)
     throw fail("format", "not a pmixflow event log: the header's format is not \"" + std::string(kFormat) + "\"");
-  if (!j.contains("version") || !j["version"].is_number_integer())
+  int version = 0;
+  if (!j.contains("version") ||
+      json_whole(j["version"], version, 0, std::numeric_limits<int>::max()) != NumberFault::None)
     throw fail("version", "the header has no version number");
-  const int version = j["version"].get<int>();
   if (version != kVersion)
     throw fail("version", "a version " + std::to_string(version) + " log; this pmixflow reads version " +
                               std::to_string(kVersion) +
@@ -34,8 +38,8 @@ LogHeader parse_header(std::string_view line, const std::string& file) {
   LogHeader h;
   if (!j.contains("env") || !j["env"].is_string()) throw fail("env", "expects the environment's name");
   h.env = j["env"].get<std::string>();
-  if (!j.contains("seed") || !j["seed"].is_number_unsigned()) throw fail("seed", "expects a whole number");
-  h.seed = j["seed"].get<std::uint64_t>();
+  if (!j.contains("seed")) throw fail("seed", "expects a whole number");
+  h.seed = checked_json_whole<std::uint64_t>(j["seed"], InputSite{file, 1, "seed"});
   if (!j.contains("inputs") || !j["inputs"].is_object()) throw fail("inputs", "expects an object");
   h.inputs = j["inputs"];
   return h;

@@ -5,7 +5,9 @@
 
 #include <map>
 
+#include "pmixflow/vocab/json_input.hpp"
 #include "pmixflow/vocab/keys.hpp"
+#include "pmixflow/vocab/quote.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
@@ -30,7 +32,8 @@ class Reader {
   }
   std::string text(const char* key) const {
     const json& v = j_.at(key);
-    if (!v.is_string() || v.get<std::string>().empty()) fail(key, "expects a non-empty string, got " + v.dump());
+    if (!v.is_string() || v.get<std::string>().empty())
+      fail(key, "expects a non-empty string, got " + cut_value(v.dump()));
     return v.get<std::string>();
   }
   std::optional<std::string> word(const char* key, const std::set<std::string>& allowed) const {
@@ -39,7 +42,7 @@ class Reader {
     if (!allowed.count(v)) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(key, "expects one of " + list + ", got \"" + v + "\"");
+      fail(key, "expects one of " + list + ", got " + quote_value(v));
     }
     return v;
   }
@@ -72,7 +75,7 @@ void read_subject(const json& j, const Reader& r, Assertion& a) {
   else
     a.target = r.text(s.c_str());
   if (a.target_is_call && a.target.find('#') == std::string::npos)
-    r.fail(s, "names a call, `requestor#n`, got \"" + a.target + "\"");
+    r.fail(s, "names a call, `requestor#n`, got " + quote_value(a.target));
 }
 
 // {"PMIX_ALLOC_ID":"alloc-0", ...}: the info must carry these keys with these values; kept
@@ -96,7 +99,7 @@ EventMatch read_count(const json& c, const Reader& r) {
     r.fail("count", "expects {\"ev\":KIND, \"who\":PARTY, FIELD:VALUE...}");
   EventMatch m;
   const auto kind = log::find_kind(c["ev"].get<std::string>());
-  if (!kind) r.fail("count.ev", "not a kind of event (`pmixflow events` lists them): " + c["ev"].dump());
+  if (!kind) r.fail("count.ev", "not a kind of event (`pmixflow events` lists them): " + cut_value(c["ev"].dump()));
   m.kind = *kind;
   for (const auto& [key, value] : c.items()) {
     if (key == "ev") continue;
@@ -118,7 +121,7 @@ EventMatch read_count(const json& c, const Reader& r) {
     if (!scalar || type == log::FieldType::Info || type == log::FieldType::Apps || type == log::FieldType::Json)
       r.fail(field, "a count matches fields with a single value (string, number, bool or status)");
     if (type == log::FieldType::Status && !(value.is_string() && parse_status(value.get<std::string>())))
-      r.fail(field, "expects a PMIx status or event name, got " + value.dump());
+      r.fail(field, "expects a PMIx status or event name, got " + cut_value(value.dump()));
     m.fields.emplace_back(*f, value);
   }
   return m;
@@ -145,7 +148,7 @@ void read_properties(const json& j, const Reader& r, Assertion& a) {
     if (text == "\x01") r.fail("nodes", "expects a comma-separated list of node names (\"\": none)");
     for (std::size_t start = 0; start <= text.size() && !text.empty();) {
       const auto comma = std::min(text.find(',', start), text.size());
-      if (comma == start) r.fail("nodes", "an empty name in \"" + text + "\"");
+      if (comma == start) r.fail("nodes", "an empty name in " + quote_value(text));
       names.push_back(text.substr(start, comma - start));
       start = comma + 1;
     }
@@ -185,8 +188,11 @@ Assertion parse_assertion(const json& j, std::size_t line, const AssertFail& fai
   Assertion a;
   a.line = line;
   if (j.contains("at")) {
-    if (!j["at"].is_number() || j["at"].get<double>() < 0) r.fail("at", "expects a time in seconds, >= 0");
-    a.at = j["at"].get<double>();
+    double at = 0;
+    if (const NumberFault fault = json_real(j["at"], at, 0.0, kMaxSeconds); fault != NumberFault::None)
+      r.fail("at",
+             "expects a time in seconds: " + json_number_refusal(fault, j["at"], range_text(0.0, kMaxSeconds), false));
+    a.at = at;
   }
   if (j.contains("after")) {
     if (a.at) r.fail("after", "an assertion is checked at a time or after an answer, not both");

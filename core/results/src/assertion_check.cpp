@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
@@ -134,7 +135,7 @@ void AssertionChecker::check_session(const Assertion& a) {
   if (a.target_is_call)
     id = state_.session_of(a.target);
   else
-    id = static_cast<std::uint32_t>(std::stoul(a.target));
+    id = parse_whole<std::uint32_t>(a.target);  // read as one when the assertion was
   const LoggedSession* s = id ? state_.session(*id) : nullptr;
   const bool exists = s && s->exists;
   if (a.exists && *a.exists != exists)
@@ -147,10 +148,9 @@ void AssertionChecker::check_session(const Assertion& a) {
 
 void AssertionChecker::check_node(const Assertion& a) {
   std::string name = a.target;
-  if (name.size() > 2 && name.rfind("+n", 0) == 0 && name.find_first_not_of("0123456789", 2) == std::string::npos) {
-    const auto k = std::stoul(name.substr(2));
-    if (k < compute_nodes_.size()) name = compute_nodes_[k];
-  }
+  if (name.starts_with("+n"))
+    if (const auto k = parse_whole<std::size_t>(std::string_view(name).substr(2)); k && *k < compute_nodes_.size())
+      name = compute_nodes_[*k];
   const LoggedNode* n = state_.node(name);
   if (!n) return fail(a, "node", a.target, "no node of that name in the log");
   if (a.daemon && *a.daemon != n->daemon) fail(a, "daemon", *a.daemon, n->daemon);

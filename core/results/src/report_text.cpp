@@ -31,6 +31,16 @@ void replay_lines(std::ostream& out, const Pieces& p) {
   for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
   out << "  jobs: " << m.jobs << " run, " << m.rejected << " rejected, " << skipped << " skipped in the trace ("
       << states_line(m) << ")\n";
+  // --lenient's repairs, on the terminal as in summary.json: the run is not the file as written.
+  if (!p.run.repaired_by_reason.empty()) {
+    out << "  trace lines repaired (--lenient):";
+    std::string sep = " ";
+    for (const auto& [repair, count] : p.run.repaired_by_reason) {
+      out << sep << count << " " << repair;
+      sep = ", ";
+    }
+    out << "\n";
+  }
   out << std::setprecision(6) << "  mean wait " << m.mean_wait_s << " s (max " << m.max_wait_s
       << " s), mean bounded slowdown " << m.mean_bounded_slowdown << ", utilization " << m.utilization << ", makespan "
       << m.makespan_s << " s\n";
@@ -72,16 +82,16 @@ std::string summary_text(const Pieces& p) {
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
   if (p.end && p.run.env == "sim")
     out << "  simulated " << fmt_seconds(stat(p.end, "sim_time_s")) << " in " << fmt_seconds(stat(p.end, "wall_s"))
-        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))
-        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
-        << p.run.policy << "\n";
+        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
+        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
+        << "\n";
   else if (p.end)
     out << "  ran " << fmt_seconds(stat(p.end, "scenario_time_s")) << " of scenario time in "
         << fmt_seconds(stat(p.end, "wall_s")) << " wall (speed " << stat(p.end, "speed") << "); "
         << static_cast<std::uint64_t>(stat(p.end, "processes_started")) << " processes, "
-        << static_cast<std::uint64_t>(stat(p.end, "messages"))
-        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
-        << p.run.policy << "\n";
+        << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
+        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
+        << "\n";
   else
     out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
   if (!p.run.trace.empty())

@@ -2,6 +2,7 @@
 
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/host_ranges.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 
 namespace pmixflow {
 
@@ -20,6 +21,7 @@ nlohmann::json RunInfo::inputs() const {
   if (!trace.empty()) {
     in["trace"] = trace;
     in["skipped_by_reason"] = skipped_by_reason;
+    if (!repaired_by_reason.empty()) in["repaired_by_reason"] = repaired_by_reason;
     in["compare_recorded"] = compare_recorded;
   }
   if (!assertions.empty()) {
@@ -46,16 +48,33 @@ class Inputs {
     if (it == j_.end() || !it->is_string()) fail(key, "expects a string");
     return it->get<std::string>();
   }
+  // A number of T's range: a header written by hand or by another tool is read as any input
+  // is, never wrapped (numbers.hpp).
   template <class T>
   T number(const char* key, T otherwise, bool required = true) const {
     const auto it = j_.find(key);
     if (it == j_.end() && !required) return otherwise;
-    if (it == j_.end() || !it->is_number()) fail(key, "expects a number");
-    return it->get<T>();
+    if (it == j_.end()) fail(key, "expects a number");
+    if constexpr (std::is_integral_v<T>)
+      return checked_json_whole<T>(*it, site(key), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+    else
+      return checked_json_real(*it, site(key), std::numeric_limits<double>::lowest(),
+                               std::numeric_limits<double>::max());
+  }
+  // {"reason": count, ...}, absent for none.
+  std::map<std::string, std::size_t> counts(const char* key) const {
+    std::map<std::string, std::size_t> out;
+    const auto it = j_.find(key);
+    if (it == j_.end()) return out;
+    if (!it->is_object()) fail(key, "expects an object of counts");
+    for (const auto& [reason, count] : it->items())
+      out[reason] = checked_json_whole<std::size_t>(count, site(key), 0, std::numeric_limits<std::size_t>::max());
+    return out;
   }
   [[noreturn]] void fail(const char* key, const std::string& what) const {
     throw InputError(file_, 1, std::string("inputs.") + key, what + " (the header says what the run was)");
   }
+  InputSite site(const char* key) const { return InputSite{file_, 1, std::string("inputs.") + key}; }
 
  private:
   const nlohmann::json& j_;
@@ -106,13 +125,8 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
   r.policy = in.text("policy");
   r.time_origin = in.number<double>("time_origin", 0, false);
   r.trace = in.text("trace", false);
-  if (const auto it = header.inputs.find("skipped_by_reason"); it != header.inputs.end()) {
-    if (!it->is_object()) in.fail("skipped_by_reason", "expects an object of counts");
-    for (const auto& [reason, count] : it->items()) {
-      if (!count.is_number_unsigned()) in.fail("skipped_by_reason", "expects whole numbers");
-      r.skipped_by_reason[reason] = count.get<std::size_t>();
-    }
-  }
+  r.skipped_by_reason = in.counts("skipped_by_reason");
+  r.repaired_by_reason = in.counts("repaired_by_reason");
   if (const auto it = header.inputs.find("compare_recorded"); it != header.inputs.end()) {
     if (!it->is_boolean()) in.fail("compare_recorded", "expects true or false");
     r.compare_recorded = it->get<bool>();

@@ -84,6 +84,8 @@ void add_replay(json& s, const Pieces& p) {
                      {"share_within_10_min", p.recorded->share_within_10_min}};
   s["skipped"] = skipped;
   s["skipped_by_reason"] = p.run.skipped_by_reason;
+  // What --lenient changed rather than refused, never silent either; absent when nothing was.
+  if (!p.run.repaired_by_reason.empty()) s["repaired_by_reason"] = p.run.repaired_by_reason;
 }
 
 }  // namespace

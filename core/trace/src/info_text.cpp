@@ -6,7 +6,10 @@
 
 #include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 #include "pmixflow/vocab/keys.hpp"
+#include "pmixflow/vocab/quote.hpp"
+#include "pmixflow/vocab/utf8.hpp"
 
 namespace pmixflow {
 namespace {
@@ -14,11 +17,22 @@ namespace {
 using json = nlohmann::ordered_json;
 
 [[noreturn]] void refuse(const std::string& what, const std::string& arg, const std::string& detail) {
-  throw InputError(what, 0, "", "argument '" + arg + "': " + detail);
+  throw InputError(what, 0, "", "argument " + quote_value(arg) + ": " + detail);
+}
+
+// JSON text an argument gives whole (an info array, an app): bounded and checked as a scenario
+// line is.
+json json_argument(const std::string& text, const std::string& what, const std::string& arg) {
+  try {
+    return parse_json_input<json>(text, InputSite{what, 0, ""});
+  } catch (const InputError& e) {
+    refuse(what, arg, (e.field().empty() ? "" : e.field() + ": ") + e.detail());
+  }
 }
 
 // The text as JSON when it is a bool or a number; nothing otherwise (a string, then).
 std::optional<json> scalar(const std::string& text) {
+  if (json_text_problem(text)) return std::nullopt;  // a hundred thousand '[' is no scalar
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_boolean() || j.is_number()) return j;
   return std::nullopt;
@@ -41,10 +55,10 @@ json value_json(const std::optional<KeySpec>& spec, const std::string& text, con
       return json(text);
     case ValueType::InfoList:
     case ValueType::Apps: {
-      json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-      if (j.is_discarded())
-        refuse(what, arg, "expects " + std::string(value_type_name(spec->type)) + " as JSON text, got " + text);
-      return j;
+      if (json_text_problem(text) || !json::accept(text))
+        refuse(what, arg,
+               "expects " + std::string(value_type_name(spec->type)) + " as JSON text, got " + quote_value(text));
+      return json_argument(text, what, arg);
     }
     default: return json(text);
   }
@@ -52,6 +66,8 @@ json value_json(const std::optional<KeySpec>& spec, const std::string& text, con
 
 // One KEY=VALUE argument, read by the scenario's reader as a one-key info object.
 InfoList read_one(const std::string& arg, const std::string& what) {
+  // The value reaches the event log: refused here, not written there as bytes no reader takes.
+  if (!is_utf8(arg)) refuse(what, arg, invalid_utf8_text(arg));
   const auto eq = arg.find('=');
   const std::string key = arg.substr(0, eq);
   if (key.empty()) refuse(what, arg, "expects KEY=VALUE (a PMIX_ name or a pmix.* key string)");
@@ -89,12 +105,12 @@ InfoList info_from_text(const std::vector<std::string>& key_values, const std::s
 std::vector<App> apps_from_text(const std::string& command, std::optional<std::uint32_t> np,
                                 std::optional<double> runtime, const std::string& what) {
   const std::string arg = "--app " + command;
+  if (!is_utf8(command)) refuse(what, arg, invalid_utf8_text(command));
   const auto first = command.find_first_not_of(" \t");
   json app;
   if (first != std::string::npos && (command[first] == '{' || command[first] == '[')) {
     if (np || runtime) refuse(what, arg, "an app given as JSON says its np and runtime itself");
-    app = json::parse(command, nullptr, /*allow_exceptions=*/false);
-    if (app.is_discarded()) refuse(what, arg, "not valid JSON");
+    app = json_argument(command, what, arg);
   } else {
     std::istringstream words(command);
     std::vector<std::string> argv;

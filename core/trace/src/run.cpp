@@ -64,6 +64,8 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
     r.trace = w.trace->path;
     for (const auto& [reason, count] : w.trace->skipped)
       r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
+    for (const auto& [repair, count] : w.trace->repaired)
+      r.repaired_by_reason[std::string(swf_repair_name(repair))] = count;
     r.compare_recorded = in.compare_recorded;
   }
   return r;

@@ -1,5 +1,7 @@
 #include "pmixflow/trace/scenario.hpp"
 
+#include <cfloat>
+#include <climits>
 #include <fstream>
 #include <map>
 #include <set>
@@ -8,7 +10,10 @@
 
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/input_file.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 #include "pmixflow/vocab/keys.hpp"
+#include "pmixflow/vocab/quote.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
 namespace pmixflow {
@@ -20,9 +25,11 @@ using json = nlohmann::ordered_json;
 class LineReader {
  public:
   LineReader(const std::string& origin, std::size_t line) : origin_(origin), line_(line) {}
+  // A field's name holds the file's keys, as long as they are: cut as a value is.
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw InputError(origin_, line_, field, what);
+    throw InputError(origin_, line_, cut_value(field), what);
   }
+  InputSite site(const std::string& field) const { return InputSite{origin_, line_, field}; }
   void only(const json& obj, std::initializer_list<std::string_view> allowed, const std::string& where) const {
     for (const auto& [k, v] : obj.items()) {
       bool ok = false;
@@ -34,16 +41,24 @@ class LineReader {
       }
     }
   }
+  // Seconds: a time in the scenario or a duration, finite and within what PMIx can carry.
   double number(const json& obj, const std::string& field, std::optional<double> dflt = std::nullopt) const {
     if (!obj.contains(field)) {
       if (dflt) return *dflt;
       fail(field, "missing");
     }
-    const auto& v = obj.at(field);
-    if (!v.is_number()) fail(field, "expects a number, got " + v.dump());
-    const double d = v.get<double>();
-    if (d < 0) fail(field, "must not be negative");
-    return d;
+    return checked_json_real(obj.at(field), site(field), 0.0, kMaxSeconds);
+  }
+  // A whole number of Int's range (or narrower); `type` names the PMIx type when it has one.
+  template <std::integral Int>
+  Int whole(const json& v, const std::string& field, Int min = std::numeric_limits<Int>::lowest(),
+            Int max = std::numeric_limits<Int>::max(), std::string_view type = {}) const {
+    Int out{};
+    const NumberFault fault = json_whole(v, out, min, max);
+    if (fault == NumberFault::None) return out;
+    if (fault == NumberFault::NotANumber && !type.empty())
+      fail(field, "expects " + std::string(type) + ", got " + cut_value(v.dump()));
+    fail(field, json_number_refusal(fault, v, range_text(min, max), true));
   }
   std::string string(const json& obj, const std::string& field, std::optional<std::string> dflt = std::nullopt) const {
     if (!obj.contains(field)) {
@@ -51,13 +66,13 @@ class LineReader {
       fail(field, "missing");
     }
     const auto& v = obj.at(field);
-    if (!v.is_string()) fail(field, "expects a string, got " + v.dump());
+    if (!v.is_string()) fail(field, "expects a string, got " + cut_value(v.dump()));
     return v.get<std::string>();
   }
   bool boolean(const json& obj, const std::string& field, bool dflt) const {
     if (!obj.contains(field)) return dflt;
     const auto& v = obj.at(field);
-    if (!v.is_boolean()) fail(field, "expects true or false, got " + v.dump());
+    if (!v.is_boolean()) fail(field, "expects true or false, got " + cut_value(v.dump()));
     return v.get<bool>();
   }
 
@@ -73,6 +88,35 @@ class LineReader {
     return out;
   }
 
+  // Only a signal whose default action ends a process: a real process raising another
+  // (SIGCHLD, SIGCONT, SIGSTOP, ...) would go on, and the emulator would disagree with the simulator.
+  int exit_signal(const json& v, const std::string& field) const {
+    int signal = 0;
+    if (json_whole(v, signal, 1, 64) != NumberFault::None || !ends_a_process(signal))
+      fail(field,
+           "expects a signal number 1..64 that ends a process (not 17-23 or 28: SIGCHLD, SIGCONT, SIGSTOP, "
+           "SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGWINCH), got " +
+               cut_value(v.dump()));
+    return signal;
+  }
+
+  // What an app does may come in its environment too (model/app_behaviour.hpp), where a value
+  // the processes cannot read would be dropped without a word: each is checked as its field is.
+  void check_behaviour_env(const App& app, const std::string& field) const {
+    const auto value = [&](std::string_view name) -> std::optional<std::string> {
+      const std::string* entry = env_value(app, name);
+      if (!entry) return std::nullopt;
+      return entry->substr(name.size() + 1);
+    };
+    const InputSite at = site(field);
+    if (auto v = value(kRuntimeVar)) checked_real(*v, at, 0.0, kMaxSeconds);
+    if (auto v = value(kTickVar)) checked_real(*v, at, 0.0, kMaxSeconds);
+    if (auto v = value(kExitCodeVar)) checked_whole<int>(*v, at, 0, 255);
+    if (auto v = value(kExitSignalVar)) exit_signal(json(checked_whole<int>(*v, at)), field);
+    if (auto v = value(kFailLaunchVar); v && *v != "0" && *v != "1")
+      fail(field, std::string(kFailLaunchVar) + " is 0 or 1, got " + quote_value(*v));
+  }
+
   App app(const json& j, const std::string& field) const {
     if (!j.is_object()) fail(field, "an app is an object {\"cmd\":..., \"argv\":[...], \"np\":N}");
     only(j, {"cmd", "argv", "env", "np", "runtime", "exit_code", "exit_signal", "fail_launch"}, field);
@@ -82,36 +126,24 @@ class LineReader {
     app.env = strings(j, "env", field);
     for (const auto& e : app.env)
       if (e.find('=') == std::string::npos || e.front() == '=')
-        fail(field + ".env", "expects NAME=value entries, got \"" + e + "\"");
-    if (j.contains("np")) {
-      if (!j["np"].is_number_unsigned()) fail(field + ".np", "expects a whole number of processes");
-      app.maxprocs = j["np"].get<std::uint32_t>();
-    }
+        fail(field + ".env", "expects NAME=value entries, got " + quote_value(e));
+    check_behaviour_env(app, field + ".env");
+    if (j.contains("np")) app.maxprocs = whole<std::uint32_t>(j["np"], field + ".np");
     if (app.cmd != "sleep" && !j.contains("runtime") && !env_value(app, kRuntimeVar))
       fail(field + ".runtime", "a simulated app runs `sleep N` or gives its run time in seconds");
     // What the processes do travels in their environment (model/app_behaviour.hpp); the
     // fields given here win over the same description given in "env".
     AppBehaviour behaviour = app_behaviour(app);
     if (j.contains("runtime")) behaviour.runtime_s = number(j, "runtime", 0.0);
-    if (j.contains("exit_code")) {
-      if (!j["exit_code"].is_number_integer()) fail(field + ".exit_code", "expects an integer");
-      behaviour.exit_code = j["exit_code"].get<int>();
-    }
-    if (j.contains("exit_signal")) {
-      // Only a signal whose default action ends a process: a real process raising another
-      // (SIGCHLD, SIGCONT, SIGSTOP, ...) would go on, and the emulator would disagree with the simulator.
-      const auto& v = j["exit_signal"];
-      if (!v.is_number_integer() || !ends_a_process(v.get<int>()))
-        fail(field + ".exit_signal",
-             "expects a signal number 1..64 that ends a process (not 17-23 or 28: SIGCHLD, SIGCONT, SIGSTOP, "
-             "SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGWINCH), got " +
-                 v.dump());
-      behaviour.exit_signal = v.get<int>();
-    }
+    // What a real process can return: the emulator's processes exit with it.
+    if (j.contains("exit_code")) behaviour.exit_code = whole<int>(j["exit_code"], field + ".exit_code", 0, 255);
+    if (j.contains("exit_signal")) behaviour.exit_signal = exit_signal(j["exit_signal"], field + ".exit_signal");
     if (j.contains("fail_launch")) behaviour.fail_launch = boolean(j, "fail_launch", false);
     describe(app, behaviour);
-    if (app.cmd == "sleep" && (app.argv.empty() || app.argv[0].find_first_not_of("0123456789.") != std::string::npos))
-      fail(field + ".argv", "`sleep` needs its seconds as the first argument");
+    if (app.cmd == "sleep") {
+      if (app.argv.empty()) fail(field + ".argv", "`sleep` needs its seconds as the first argument");
+      checked_real(app.argv[0], site(field + ".argv"), 0.0, kMaxSeconds);
+    }
     return app;
   }
 
@@ -127,18 +159,19 @@ class LineReader {
   }
 
   Value typed(const KeySpec& spec, const json& v, const std::string& field) const {
+    const std::string_view type = value_type_name(spec.type);
     auto want = [&](bool ok) {
-      if (!ok) fail(field, "expects " + std::string(value_type_name(spec.type)) + ", got " + v.dump());
+      if (!ok) fail(field, "expects " + std::string(type) + ", got " + cut_value(v.dump()));
     };
     switch (spec.type) {
       case ValueType::Bool: want(v.is_boolean()); return v.get<bool>();
-      case ValueType::Int32: want(v.is_number_integer()); return v.get<std::int32_t>();
-      case ValueType::UInt32: want(v.is_number_unsigned()); return v.get<std::uint32_t>();
-      case ValueType::UInt64: want(v.is_number_unsigned()); return v.get<std::uint64_t>();
-      case ValueType::Double: want(v.is_number()); return v.get<double>();
+      case ValueType::Int32: return whole<std::int32_t>(v, field, INT32_MIN, INT32_MAX, type);
+      case ValueType::UInt32: return whole<std::uint32_t>(v, field, 0, UINT32_MAX, type);
+      case ValueType::UInt64: return whole<std::uint64_t>(v, field, 0, UINT64_MAX, type);
+      case ValueType::Double: want(v.is_number()); return checked_json_real(v, site(field), -DBL_MAX, DBL_MAX);
       case ValueType::String: want(v.is_string()); return v.get<std::string>();
       case ValueType::AllocTime:
-        if (v.is_number_unsigned()) return v.get<std::uint32_t>();  // 4.2.2: seconds
+        if (v.is_number()) return whole<std::uint32_t>(v, field, 0, UINT32_MAX);  // 4.2.2: seconds
         want(v.is_string());
         try {
           parse_alloc_time(v.get<std::string>());
@@ -152,21 +185,21 @@ class LineReader {
         const auto dot = s.rfind('.');
         if (dot == std::string::npos || dot + 1 == s.size() ||
             s.find_first_not_of("0123456789", dot + 1) != std::string::npos)
-          fail(field, "a proc is \"nspace.rank\", got " + v.dump());
-        return Proc{s.substr(0, dot), static_cast<std::uint32_t>(std::stoul(s.substr(dot + 1)))};
+          fail(field, "a proc is \"nspace.rank\", got " + cut_value(v.dump()));
+        return Proc{s.substr(0, dot), checked_whole<std::uint32_t>(s.substr(dot + 1), site(field + ".rank"))};
       }
       case ValueType::InfoList: want(v.is_object()); return info(v, field);
       case ValueType::Apps: return apps(v, field);
       case ValueType::Status: {
         want(v.is_string());
         auto st = parse_status(v.get<std::string>());
-        if (!st) fail(field, "unknown status " + v.dump());
+        if (!st) fail(field, "unknown status " + cut_value(v.dump()));
         return *st;
       }
       case ValueType::Directive: {
         want(v.is_string());
         auto d = parse_directive(v.get<std::string>());
-        if (!d) fail(field, "unknown directive " + v.dump());
+        if (!d) fail(field, "unknown directive " + cut_value(v.dump()));
         return *d;
       }
     }
@@ -212,12 +245,10 @@ void parse_credentials(const json& j, const LineReader& r, Scenario& sc) {
     if (!c.is_object()) r.fail(where, "expects {\"uid\":N,\"gid\":N}");
     r.only(c, {"uid", "gid"}, where);
     Credentials cred;
-    for (const char* k : {"uid", "gid"}) {
-      if (!c.contains(k)) continue;
-      if (!c[k].is_number_unsigned() || c[k].get<std::uint64_t>() > UINT32_MAX)
-        r.fail(where + "." + k, "expects a user or group id (uint32)");
-      (std::string(k) == "uid" ? cred.uid : cred.gid) = c[k].get<std::uint32_t>();
-    }
+    for (const char* k : {"uid", "gid"})
+      if (c.contains(k))
+        (std::string(k) == "uid" ? cred.uid : cred.gid) =
+            r.whole<std::uint32_t>(c[k], where + "." + k, 0, UINT32_MAX, "a user or group id (uint32)");
     sc.credentials[name] = cred;
   }
 }
@@ -226,7 +257,9 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
   if (!h.contains("format") || h["format"] != kScenarioFormat)
     r.fail("format", "the first line must be the header {\"format\":\"pmixflow-scenario\",\"version\":1}");
   r.only(h, {"format", "version", "name", "description", "controller", "scheduler", "requestors"}, "");
-  if (!h.contains("version") || !h["version"].is_number_integer() || h["version"].get<int>() != kScenarioVersion)
+  int version = 0;
+  if (!h.contains("version") || json_whole(h["version"], version, 0, INT_MAX) != NumberFault::None ||
+      version != kScenarioVersion)
     r.fail("version", "this pmixflow reads scenario version " + std::to_string(kScenarioVersion));
   sc.name = r.string(h, "name", "");
   sc.description = r.string(h, "description", "");
@@ -266,8 +299,8 @@ void parse_header(const json& h, const LineReader& r, Scenario& sc) {
       const auto& q = s["queues"];
       if (!q.is_object()) r.fail("scheduler.queues", "expects an object of queue name -> integer priority");
       for (const auto& [name, priority] : q.items()) {
-        if (!priority.is_number_integer()) r.fail("scheduler.queues." + name, "expects an integer priority");
-        sc.queue_priorities[name] = priority.get<int>();
+        sc.queue_priorities[name] =
+            r.whole<int>(priority, "scheduler.queues." + name, INT_MIN, INT_MAX, "an integer priority");
       }
     }
   }
@@ -277,7 +310,7 @@ std::string parse_via(const json& op, const LineReader& r) {
   const auto via = r.string(op, "via");
   if (via == "controller" || via == "scheduler") return via;
   if (via.rfind("daemon:", 0) == 0 && via.size() > 7) return via;
-  r.fail("via", "expects \"controller\", \"scheduler\" or \"daemon:NODE\", got \"" + via + "\"");
+  r.fail("via", "expects \"controller\", \"scheduler\" or \"daemon:NODE\", got " + quote_value(via));
 }
 
 std::optional<Status> parse_expect(const json& j, const LineReader& r) {
@@ -352,8 +385,8 @@ Directive parse_directive_field(const json& obj, const LineReader& r, const std:
   const auto dir = r.string(obj, "directive");
   const auto d = parse_directive(dir);
   if (!d)
-    r.fail(field,
-           "unknown directive \"" + dir + "\" (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
+    r.fail(field, "unknown directive " + quote_value(dir) +
+                      " (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE)");
   return *d;
 }
 
@@ -373,10 +406,10 @@ SessionCtrlRequest parse_session_control(const json& j, const LineReader& r) {
   const auto& s = j["session"];
   if (s.is_string() && s.get<std::string>() == "all")
     req.session_id = kAllSessions;
-  else if (s.is_number_unsigned() && s.get<std::uint64_t>() <= UINT32_MAX)
-    req.session_id = s.get<std::uint32_t>();
+  else if (std::uint32_t id = 0; json_whole(s, id, 0u, UINT32_MAX) == NumberFault::None)
+    req.session_id = id;
   else
-    r.fail("session", "expects a session id (uint32) or \"all\"");
+    r.fail("session", "expects a session id (0 to 4294967295) or \"all\", got " + cut_value(s.dump()));
   if (!j.contains("directives")) r.fail("directives", "missing");
   req.directives = r.info(j["directives"], "directives");
   if (j.contains("app")) req.directives.add(key::SESSION_APP, r.apps(j["app"], "app"));
@@ -424,11 +457,11 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   else if (op == "spawn")
     c.call = with_corr(parse_spawn(j, r));
   else
-    r.fail("op",
-           "unknown operation \"" + op +
-               "\" (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-               "node_fail, daemon_start_fails, controller_fail, requestor_exit, scheduler_session_control, scheduler_connect, "
-               "assert)");
+    r.fail("op", "unknown operation " + quote_value(op) +
+                     " (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+                     "node_fail, daemon_start_fails, controller_fail, requestor_exit, scheduler_session_control, "
+                     "scheduler_connect, "
+                     "assert)");
   return c;
 }
 
@@ -440,10 +473,11 @@ void check_assertion_calls(const Scenario& sc) {
   for (const auto& a : sc.assertions) {
     const LineReader r(sc.origin, a.line);
     if (!a.after.empty() && !calls.count(a.after))
-      r.fail("after", "no call " + a.after + " in this scenario (calls are named requestor#n, n counting from 1)");
+      r.fail("after",
+             "no call " + quote_value(a.after) + " in this scenario (calls are named requestor#n, n counting from 1)");
     if (a.target_is_call && !calls.count(a.target))
       r.fail(a.subject == AssertSubject::Session ? "session_of" : "job_of",
-             "no call " + a.target + " in this scenario (calls are named requestor#n, n counting from 1)");
+             "no call " + quote_value(a.target) + " in this scenario (calls are named requestor#n, n counting from 1)");
   }
 }
 
@@ -460,12 +494,7 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
     ++line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     LineReader r(origin, line);
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      r.fail("", std::string("not valid JSON: ") + e.what());
-    }
+    const json j = parse_json_input<json>(text, r.site(""));
     if (!j.is_object()) r.fail("", "each line is one JSON object");
     if (!have_header) {
       parse_header(j, r, sc);
@@ -482,16 +511,11 @@ Scenario parse_scenario(std::istream& in, const std::string& origin) {
 
 InfoList parse_info_json(std::string_view json_object, const std::string& origin, const std::string& where) {
   const LineReader r(origin, 0);
-  json j;
-  try {
-    j = json::parse(json_object);
-  } catch (const json::parse_error& e) {
-    r.fail(where, std::string("not valid JSON: ") + e.what());
-  }
-  return r.info(j, where);
+  return r.info(parse_json_input<json>(json_object, r.site(where)), where);
 }
 
 Scenario load_scenario(const std::string& path) {
+  refuse_directory(path, "a scenario file");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open the scenario file");
   return parse_scenario(in, path);

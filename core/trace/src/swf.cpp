@@ -8,15 +8,20 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/input_file.hpp"
+#include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 namespace {
@@ -58,67 +63,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The line as an error quotes it: at most 80 characters.
-std::string quote(std::string_view line) {
-  line = trim(line);
-  constexpr std::size_t kMax = 80;
-  if (line.size() <= kMax) return "'" + std::string(line) + "'";
-  return "'" + std::string(line.substr(0, kMax)) + "...'";
-}
+// The line as an error quotes it (quote_value: at most 80 characters).
+std::string quote(std::string_view line) { return quote_value(trim(line)); }
 
-// Why a number was refused, or nothing.
-enum class Bad { None, NotANumber, OutOfRange, NotWhole };
+// The times a replay uses (submit, run, estimate) become simulated seconds and PMIx's uint32
+// PMIX_ALLOC_TIME: within kMaxSeconds either way (SWF's -1 is "unknown"). The other fields
+// are only carried: any finite number of their type.
+constexpr double kLowest = -std::numeric_limits<double>::max();
+constexpr double kHighest = std::numeric_limits<double>::max();
 
-// from_chars() takes no leading '+'; SWF writers might.
+struct RealRange {
+  double min, max;
+};
+constexpr RealRange kAnyReal{kLowest, kHighest};
+constexpr RealRange kSeconds{-kMaxSeconds, kMaxSeconds};
+
+// SWF writers may put a '+' before a number.
 std::string_view drop_plus(std::string_view text) {
   if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
   return text;
-}
-
-// A plain integer, every digit kept: the common case, and the fastest parser.
-bool parse_plain_int(std::string_view text, std::int64_t& out) {
-  const auto value = parse_whole<std::int64_t>(text);
-  if (value) out = *value;
-  return value.has_value();
-}
-
-// A decimal number (integer, fixed or exponent notation, optional sign) and nothing else:
-// no "inf", "nan" or hex, no trailing characters.
-Bad parse_double(std::string_view text, double& out) {
-  text = drop_plus(text);
-  if (std::int64_t whole = 0; parse_plain_int(text, whole)) {
-    out = static_cast<double>(whole);
-    return Bad::None;
-  }
-  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string_view::npos) return Bad::NotANumber;
-  const char* const last = text.data() + text.size();
-  const auto [end, ec] = std::from_chars(text.data(), last, out, std::chars_format::general);
-  if (end != last || ec == std::errc::invalid_argument) return Bad::NotANumber;
-  if (ec == std::errc::result_out_of_range || !std::isfinite(out)) return Bad::OutOfRange;
-  return Bad::None;
-}
-
-// An integer, also when written as a decimal with no fraction ("-1.00", "4.0").
-Bad parse_int(std::string_view text, std::int64_t& out) {
-  if (parse_plain_int(drop_plus(text), out)) return Bad::None;
-  double value = 0;
-  if (const Bad bad = parse_double(text, value); bad != Bad::None) return bad;
-  if (value != std::trunc(value)) return Bad::NotWhole;
-  // [-2^63, 2^63): both bounds are exact doubles.
-  if (value < -9223372036854775808.0 || value >= 9223372036854775808.0) return Bad::OutOfRange;
-  out = static_cast<std::int64_t>(value);
-  return Bad::None;
-}
-
-std::string bad_text(Bad bad, std::string_view token) {
-  std::string quoted = "'" + std::string(token) + "'";
-  switch (bad) {
-    case Bad::NotANumber: return quoted + " is not a number";
-    case Bad::OutOfRange: return quoted + " is out of range";
-    case Bad::NotWhole: return quoted + " is not a whole number";
-    case Bad::None: break;
-  }
-  return quoted;
 }
 
 // A malformed job line: where it is and what is wrong with it.
@@ -148,29 +111,36 @@ bool parse_job(std::string_view line, SwfRecord& record, Malformed& error) {
   }
 
   std::size_t index = 0;
+  auto refused = [&](NumberFault fault, const std::string& range) {
+    error = {std::string(kFieldName[index]), number_refusal(fault, token[index], range)};
+    ++index;
+    return false;
+  };
   auto int_field = [&](std::int64_t& out) {
-    const Bad bad = parse_int(token[index], out);
-    if (bad != Bad::None) error = {std::string(kFieldName[index]), bad_text(bad, token[index])};
+    constexpr auto kMin = std::numeric_limits<std::int64_t>::min(), kMax = std::numeric_limits<std::int64_t>::max();
+    const NumberFault fault = read_whole(drop_plus(token[index]), out, kMin, kMax);
+    if (fault != NumberFault::None) return refused(fault, range_text(kMin, kMax));
     ++index;
-    return bad == Bad::None;
+    return true;
   };
-  auto double_field = [&](double& out) {
-    const Bad bad = parse_double(token[index], out);
-    if (bad != Bad::None) error = {std::string(kFieldName[index]), bad_text(bad, token[index])};
+  auto double_field = [&](double& out, RealRange range = kAnyReal) {
+    const NumberFault fault = read_real(drop_plus(token[index]), out, range.min, range.max);
+    if (fault != NumberFault::None) return refused(fault, range_text(range.min, range.max));
     ++index;
-    return bad == Bad::None;
+    return true;
   };
-  return int_field(record.job) && double_field(record.submit) && double_field(record.wait) &&
-         double_field(record.run) && int_field(record.allocated_procs) && double_field(record.avg_cpu) &&
-         double_field(record.used_memory) && int_field(record.requested_procs) && double_field(record.requested_time) &&
-         double_field(record.requested_memory) && int_field(record.status) && int_field(record.user) &&
-         int_field(record.group) && int_field(record.executable) && int_field(record.queue) &&
-         int_field(record.partition) && int_field(record.preceding_job) && double_field(record.think_time);
+  return int_field(record.job) && double_field(record.submit, kSeconds) && double_field(record.wait) &&
+         double_field(record.run, kSeconds) && int_field(record.allocated_procs) && double_field(record.avg_cpu) &&
+         double_field(record.used_memory) && int_field(record.requested_procs) &&
+         double_field(record.requested_time, kSeconds) && double_field(record.requested_memory) &&
+         int_field(record.status) && int_field(record.user) && int_field(record.group) &&
+         int_field(record.executable) && int_field(record.queue) && int_field(record.partition) &&
+         int_field(record.preceding_job) && double_field(record.think_time);
 }
 
 // "; Key: value". The key is one word before the first colon; a colon that starts a URL
 // ("http://...", as on the indented continuation lines of some headers) is not a label.
-void parse_comment(std::string_view text, SwfTrace& trace) {
+void parse_comment(std::string_view text, SwfTrace& trace, std::size_t line) {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos) return;
   const std::string_view key = trim(text.substr(0, colon));
@@ -198,8 +168,12 @@ void parse_comment(std::string_view text, SwfTrace& trace) {
   }
   if (slot == nullptr || slot->has_value()) return;  // the first usable value wins
   std::int64_t number = 0;
-  if (parse_int(value, number) != Bad::None) return;
+  if (read_whole(drop_plus(value), number) != NumberFault::None) return;
   if (positive && number <= 0) return;
+  // A machine's size becomes a node count and a slot count (uint32): refused, not wrapped.
+  if (positive && number > std::int64_t{UINT32_MAX})
+    throw InputError(trace.path, line, std::string(key),
+                     number_refusal(NumberFault::OutOfRange, value, range_text<std::uint32_t>(1, UINT32_MAX)));
   *slot = number;
 }
 
@@ -219,6 +193,14 @@ std::string gz_error_text(gzFile file, const std::string& path, int saved_errno)
 }
 
 }  // namespace
+
+std::string_view swf_repair_name(SwfRepair repair) {
+  switch (repair) {
+    case SwfRepair::OutOfOrder: return "out of submit order, sorted";
+    case SwfRepair::DuplicateId: return "duplicate job number, renumbered";
+  }
+  return "unknown repair";
+}
 
 std::string_view swf_skip_name(SwfSkip reason) {
   switch (reason) {
@@ -298,7 +280,7 @@ class SwfLines {
 // One line's contribution: a header comment, a job, or a job skipped with its reason.
 void add_line(std::string_view text, std::size_t number, const std::string& path, const SwfOptions& options,
               SwfTrace& trace) {
-  if (text.front() == ';') return parse_comment(text.substr(1), trace);
+  if (text.front() == ';') return parse_comment(text.substr(1), trace, number);
   SwfJob job;
   Malformed error;
   if (!parse_job(text, job.record, error)) {
@@ -323,9 +305,58 @@ void add_line(std::string_view text, std::size_t number, const std::string& path
   trace.jobs.push_back(job);
 }
 
+// A seconds value as a message writes it: "100", "2.5".
+std::string seconds_text(double s) {
+  std::string out;
+  json_number_into(out, s);
+  return out;
+}
+
+// Two lines with one job number would be one job in every output (its calls are named by
+// it): an error, or with --lenient the later line renumbered past the file's largest number.
+void check_job_ids(SwfTrace& trace, const SwfOptions& options) {
+  std::unordered_map<std::int64_t, std::size_t> line_of;
+  std::int64_t largest = 0;
+  for (const SwfJob& job : trace.jobs) largest = std::max(largest, job.record.job);
+  for (SwfJob& job : trace.jobs) {
+    const auto [it, fresh] = line_of.emplace(job.record.job, job.record.line);
+    if (fresh) continue;
+    if (!options.lenient)
+      throw InputError(trace.path, job.record.line, std::string(kFieldName[0]),
+                       "job " + std::to_string(job.record.job) + " is already on line " + std::to_string(it->second) +
+                           ": each job has its own number (--lenient renumbers it)");
+    job.record.job = ++largest;
+    ++trace.repaired[SwfRepair::DuplicateId];
+  }
+}
+
+// A replay submits jobs in file order from the first one's time: a job listed after a later
+// one would be submitted before time 0. An error, or with --lenient the jobs sorted by submit
+// time (stably: jobs of one second keep their order).
+void check_submit_order(SwfTrace& trace, const SwfOptions& options) {
+  const SwfJob* latest = nullptr;
+  std::size_t late = 0;
+  for (const SwfJob& job : trace.jobs) {
+    if (latest == nullptr || job.record.submit >= latest->record.submit) {
+      latest = &job;
+      continue;
+    }
+    if (!options.lenient)
+      throw InputError(trace.path, job.record.line, std::string(kFieldName[1]),
+                       "submitted at " + seconds_text(job.record.submit) + " s, before the job on line " +
+                           std::to_string(latest->record.line) + " (" + seconds_text(latest->record.submit) +
+                           " s): an SWF trace lists its jobs in submit order (--lenient sorts them)");
+    ++late;
+  }
+  if (late == 0) return;
+  std::ranges::stable_sort(trace.jobs, {}, [](const SwfJob& j) { return j.record.submit; });
+  trace.repaired[SwfRepair::OutOfOrder] = late;
+}
+
 }  // namespace
 
 SwfTrace read_swf(const std::string& path, SwfOptions options) {
+  refuse_directory(path, "an SWF trace");
   SwfTrace trace;
   trace.path = path;
   SwfLines lines(path);
@@ -341,6 +372,8 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
     const auto removed = std::erase_if(trace.jobs, [max](const SwfJob& j) { return j.procs > max; });
     if (removed > 0) trace.skipped[SwfSkip::MoreThanMaxProcs] += removed;
   }
+  check_job_ids(trace, options);
+  check_submit_order(trace, options);
   if (!trace.jobs.empty()) {
     trace.first_submit = trace.jobs.front().record.submit;
     for (SwfJob& job : trace.jobs) job.submit = job.record.submit - trace.first_submit;

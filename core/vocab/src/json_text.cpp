@@ -4,11 +4,23 @@
 #include <cmath>
 #include <cstdio>
 
+#include "pmixflow/vocab/utf8.hpp"
+
 namespace pmixflow {
+namespace {
+
+void unicode_escape(std::string& out, unsigned char c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+  out += buf;
+}
+
+}  // namespace
 
 void json_quote_into(std::string& out, std::string_view s) {
   out += '"';
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -17,11 +29,16 @@ void json_quote_into(std::string& out, std::string_view s) {
       case '\r': out += "\\r"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += buf;
-        } else {
+          unicode_escape(out, static_cast<unsigned char>(c));
+        } else if (static_cast<unsigned char>(c) < 0x80) {
           out += c;
+        } else if (const std::size_t n = utf8_sequence(s, i); n > 0) {
+          out.append(s.substr(i, n));
+          i += n - 1;
+        } else {
+          // Not UTF-8, which a strict JSON reader refuses: the last line of defence behind the
+          // inputs' own checks, the byte is taken as the Latin-1 character of its value.
+          unicode_escape(out, static_cast<unsigned char>(c));
         }
     }
   }

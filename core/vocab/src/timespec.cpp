@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,6 +9,8 @@
 #include <vector>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 namespace {
@@ -23,8 +24,8 @@ constexpr std::array<double, 5> kUnit = {1.0, 60.0, 3600.0, 86400.0, 30.0 * 8640
 
 [[noreturn]] void refuse(std::string_view origin, std::string_view text, std::string_view why) {
   throw InputError(std::string(origin), 0, std::string(kField),
-                   "invalid time '" + std::string(text) + "': " + std::string(why) + " (expected " +
-                       std::string(kForm) + ", read from the right)");
+                   "invalid time " + quote_value(text) + ": " + std::string(why) + " (expected " + std::string(kForm) +
+                       ", read from the right)");
 }
 
 std::string_view trim(std::string_view s) {
@@ -49,11 +50,9 @@ std::vector<std::string_view> split_fields(std::string_view text) {
 std::uint64_t field_value(std::string_view field, std::string_view origin, std::string_view text) {
   if (field.empty()) refuse(origin, text, "empty field");
   if (!std::ranges::all_of(field, [](char c) { return c >= '0' && c <= '9'; }))
-    refuse(origin, text, "'" + std::string(field) + "' is not a plain decimal number");
+    refuse(origin, text, quote_value(field) + " is not a plain decimal number");
   std::uint64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (ec != std::errc{} || ptr != field.data() + field.size())
-    refuse(origin, text, "'" + std::string(field) + "' is too large");
+  if (read_whole(field, value) != NumberFault::None) refuse(origin, text, quote_value(field) + " is too large");
   return value;
 }
 
@@ -69,6 +68,12 @@ double parse_alloc_time(std::string_view text, std::string_view origin) {
   double seconds = 0;
   for (std::size_t i = 0; i < fields.size(); ++i)
     seconds += static_cast<double>(field_value(fields[fields.size() - 1 - i], origin, text)) * kUnit[i];
+  // A limit is carried on as PMIx 4.2.2's uint32 of seconds and written back as a time string:
+  // a longer one would wrap there, and could not be written here.
+  if (seconds > kMaxSeconds)
+    throw InputError(std::string(origin), 0, std::string(kField),
+                     "time " + quote_value(text) + " is longer than PMIx can carry: at most 4294967295 seconds (" +
+                         format_alloc_time(kMaxSeconds) + ")");
   return seconds;
 }
 

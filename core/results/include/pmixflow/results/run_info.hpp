@@ -30,11 +30,12 @@ struct RunInfo {
   std::uint32_t slots_per_node = 0;
   std::vector<std::string> compute_nodes;  // their names, in the machine's order
   std::string policy;
-  std::string trace;                                     // the SWF file of a replay; empty for a scenario
-  std::map<std::string, std::size_t> skipped_by_reason;  // SWF lines a replay left out
-  double time_origin = 0;                                // the outputs' time 0: a replay's first submission
-  bool compare_recorded = false;                         // recorded.csv is wanted
-  std::vector<Assertion> assertions;                     // the scenario's, checked against the log
+  std::string trace;                                      // the SWF file of a replay; empty for a scenario
+  std::map<std::string, std::size_t> skipped_by_reason;   // SWF lines a replay left out
+  std::map<std::string, std::size_t> repaired_by_reason;  // SWF lines --lenient sorted or renumbered
+  double time_origin = 0;                                 // the outputs' time 0: a replay's first submission
+  bool compare_recorded = false;                          // recorded.csv is wanted
+  std::vector<Assertion> assertions;                      // the scenario's, checked against the log
 
   std::string workload() const { return name.empty() ? scenario : name; }
   std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }

@@ -46,6 +46,11 @@ struct SwfJob {
 enum class SwfSkip { NegativeRuntime, NoProcessors, MoreThanMaxProcs, Malformed };
 std::string_view swf_skip_name(SwfSkip reason);  // "runtime < 0", ...
 
+// What --lenient put right rather than refused: lines listed after a later submission (sorted
+// into submit order) and job numbers already used (renumbered past the file's largest).
+enum class SwfRepair { OutOfOrder, DuplicateId };
+std::string_view swf_repair_name(SwfRepair repair);  // "out of submit order, sorted", ...
+
 struct SwfTrace {
   std::string path;
   // "MaxNodes" -> "100", from "; MaxNodes: 100": the key is the one word before the first
@@ -59,21 +64,27 @@ struct SwfTrace {
   std::optional<std::int64_t> max_procs;  // wherever it is in the file, it applies to every job
   std::optional<std::int64_t> unix_start_time;
   double first_submit = 0;   // absolute submit time of the first kept job
-  std::vector<SwfJob> jobs;  // kept, in file order
+  std::vector<SwfJob> jobs;  // kept, in file order (in submit order: it is checked, or sorted)
   // Never silent: every dropped job line is counted once, under the first reason that applies
   // (malformed, then runtime, processors, MaxProcs); kept + skipped = the job lines of the file.
   std::map<SwfSkip, std::size_t> skipped;
+  // Jobs kept but changed (--lenient only): counted once per job line.
+  std::map<SwfRepair, std::size_t> repaired;
 };
 
 struct SwfOptions {
-  bool lenient = false;  // a malformed line is skipped and counted instead of an error
+  // A malformed line is skipped and counted, a job out of submit order sorted into place and
+  // a repeated job number renumbered (each counted), instead of an error.
+  bool lenient = false;
 };
 
 // Reads a .swf or .swf.gz file (gzip is detected from the content, not the name). Throws
 // InputError naming the file, the line and the field on a malformed line (unless lenient):
 // field "fields" for other than 18 fields, "requested_time (field 9)" and the like for a value
-// that is not a number. Throws, lenient or not, on a missing or unreadable file (line 0), on
-// a truncated or corrupt .gz and on binary data (a NUL byte).
+// that is not a number or out of its range, "submit (field 2)" for a job listed after a later
+// submission, "job (field 1)" for a job number already used. Throws, lenient or not, on a
+// missing or unreadable file or a directory (line 0), on a truncated or corrupt .gz and on
+// binary data (a NUL byte), and on a MaxNodes or MaxProcs past 4294967295.
 SwfTrace read_swf(const std::string& path, SwfOptions options = {});
 
 }  // namespace pmixflow

@@ -1,4 +1,5 @@
-// Tiny JSON text helpers for the hot path of the event log: quoting and the shortest
+// Tiny JSON text helpers for the hot path of the event log: quoting (strict JSON whatever the
+// bytes: what is not UTF-8 is written \u00NN, the Latin-1 character of its value) and the shortest
 // round-trip spelling of doubles, so that the same run always prints the same bytes.
 #pragma once
 

@@ -8,7 +8,8 @@
 namespace pmixflow {
 
 // Seconds; throws InputError (field "PMIX_ALLOC_TIME", origin as file) on anything else:
-// empty fields, signs, non-digits, more than five fields.
+// empty fields, signs, non-digits, more than five fields, more than kMaxSeconds (numbers.hpp:
+// what 4.2.2's uint32 of seconds carries).
 double parse_alloc_time(std::string_view text, std::string_view origin = "PMIX_ALLOC_TIME");
 
 // The shortest `days:hh:mm:ss` spelling of a whole number of seconds ("90" -> "1:30"); months
