@@ -52,8 +52,9 @@ void call_lines(std::ostream& out, const Pieces& p) {
   for (const CallRecord* c : p.calls.by_requestor()) {
     out << "    " << std::left << std::setw(10) << c->corr << std::setw(26) << c->what << " via " << std::setw(14)
         << c->via << " -> "
-        << (c->answered ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
-                        : std::string("NO ANSWER"));
+        << (c->answered      ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
+            : c->caller_gone ? "none: its requestor exited " + fmt_seconds(*c->caller_gone - c->sent) + " later"
+                             : std::string("NO ANSWER"));
     if (const auto alloc = alloc_of(c->answer_info); !alloc.empty()) out << " (" << alloc << ")";
     out << "\n";
   }
@@ -72,16 +73,16 @@ std::string summary_text(const Pieces& p) {
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
   if (p.end && p.run.env == "sim")
     out << "  simulated " << fmt_seconds(stat(p.end, "sim_time_s")) << " in " << fmt_seconds(stat(p.end, "wall_s"))
-        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages"))
-        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
-        << p.run.policy << "\n";
+        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
+        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
+        << "\n";
   else if (p.end)
     out << "  ran " << fmt_seconds(stat(p.end, "scenario_time_s")) << " of scenario time in "
         << fmt_seconds(stat(p.end, "wall_s")) << " wall (speed " << stat(p.end, "speed") << "); "
         << static_cast<std::uint64_t>(stat(p.end, "processes_started")) << " processes, "
-        << static_cast<std::uint64_t>(stat(p.end, "messages"))
-        << " messages, " << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy "
-        << p.run.policy << "\n";
+        << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
+        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
+        << "\n";
   else
     out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
   if (!p.run.trace.empty())
@@ -90,6 +91,7 @@ std::string summary_text(const Pieces& p) {
     call_lines(out, p);
   out << "  expectations: " << p.expectations.checked << " checked, " << p.expectations.failures.size() << " failed";
   if (p.expectations.unanswered) out << " (" << p.expectations.unanswered << " calls never answered)";
+  if (p.expectations.abandoned) out << "; " << p.expectations.abandoned << " abandoned by a requestor that exited";
   out << "\n";
   return out.str();
 }
