@@ -29,6 +29,16 @@ class ConnectionTable {
       }
     }
   }
+  // The entry for `a`, or null: looking does not add one.
+  T* find(Address a) {
+    if (slots_.empty()) return nullptr;
+    const std::uint64_t key = key_of(a);
+    for (std::size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      Slot& s = slots_[i];
+      if (s.key == key) return &s.value;
+      if (s.key == 0) return nullptr;
+    }
+  }
   void clear() {
     slots_.clear();
     size_ = 0;

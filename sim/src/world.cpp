@@ -90,13 +90,33 @@ void World::kill_node(NodeId node) {
   daemon->env->clear_role_timers();
   refuse_early(*daemon);
   deliver_now(*controller, daemon->address, PeerLost{daemon->address});
-  // Its local tools' connections break too: a call waiting in the daemon is answered by the
-  // tool's own library (PMIX_ERR_UNREACH), as a real tool whose server dies sees it.
-  for (Incoming* conn : daemon->incoming_from.in_order()) {
-    if (!conn->peer || conn->from.kind != PartyKind::Requestor) continue;
+  // Its other connections break too: a call waiting in the daemon is answered by the tool's
+  // own library (PMIX_ERR_UNREACH), as a real tool whose server dies sees it.
+  break_connections(*daemon, controller);
+}
+
+void World::break_connections(Party& p, const Party* told_already) {
+  // Every peer learns it at once, as from a closed socket: those that sent to `p` and those
+  // `p` sent to, whichever way the connection was opened. A requestor that exits with a call
+  // in flight is seen by its server even if nothing was ever sent back to it.
+  std::vector<Address> peers;
+  for (Incoming* conn : p.incoming_from.in_order()) {
+    if (!conn->peer) continue;
     conn->peer = false;
-    send(*daemon, conn->from, PeerLost{daemon->address});
+    peers.push_back(conn->from);
   }
+  // Sent to, even if not yet received: the notice follows what was sent on that connection,
+  // as a closed socket's end-of-file follows its last data.
+  for (Party::Outgoing* out : p.outgoing.in_order()) {
+    Party* dest = find(out->to);
+    if (!dest || out->incarnation != dest->incarnation || out->next == 0) continue;
+    if (Incoming* back = dest->incoming_from.find(p.address)) back->peer = false;
+    peers.push_back(out->to);
+  }
+  std::sort(peers.begin(), peers.end());
+  peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  for (Address peer : peers)
+    if (!told_already || peer != told_already->address) send(p, peer, PeerLost{p.address});
 }
 
 void World::deliver_now(Party& to, Address from, Message msg) {
@@ -334,12 +354,7 @@ void World::go_down(Party& p) {
   p.env->clear_role_timers();
   refuse_early(p);
   log(p, ev::PartyDown{});
-  // Its connections break: every peer learns it at once, as from a closed socket.
-  for (Incoming* conn : p.incoming_from.in_order()) {
-    if (!conn->peer) continue;
-    conn->peer = false;
-    send(p, conn->from, PeerLost{p.address});
-  }
+  break_connections(p, nullptr);
 }
 
 void World::bounce(Party& p, Address sender, const Message& msg) {
@@ -363,7 +378,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   stats_.bytes += size;
   work_added();
   auto& conn = from.outgoing[to];
-  if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0};
+  if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0, to};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   ++dest->on_its_way;
   if (dest->transient) wake(*dest);

@@ -145,6 +145,7 @@ struct World::Party {
   struct Outgoing {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
+    Address to;
   };
   ConnectionTable<Outgoing> outgoing;
   ConnectionTable<Incoming> incoming_from;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 std::vector<fs::path> shipped_scenarios() {
   std::vector<fs::path> out;
-  for (const char* dir : {"traces", "tests/scenarios"})
+  for (const char* dir : {"traces", "tests/scenarios", "tests/faults"})
     for (const auto& e : fs::directory_iterator(source_path(dir)))
       if (e.path().extension() == ".jsonl") out.push_back(e.path());
   std::sort(out.begin(), out.end());

@@ -77,6 +77,14 @@ class ControllerTest : public ::testing::Test {
     d.add(k, true);
     return d;
   }
+  // The scheduler answers every allocation request in `sent` forwarded to it: the requestors
+  // have their answers, and nothing of theirs is outstanding any more.
+  void grant_forwarded(const std::vector<Sent>& sent) {
+    for (const auto& s : sent)
+      if (const auto* req = std::get_if<AllocRequest>(&s.msg); req && s.to == Address::scheduler())
+        ctl->handle(Address::scheduler(), AllocResponse{req->id, Status::Success, {}, req->corr});
+    env.take_sent();
+  }
   // The single SessionCtrlResponse the scheduler got for call `id`.
   SessionCtrlResponse answer_to_scheduler(std::uint64_t id) {
     const auto r = only<SessionCtrlResponse>(env.take_sent(), Address::scheduler());

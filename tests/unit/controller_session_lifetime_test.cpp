@@ -10,7 +10,7 @@ namespace {
 TEST_F(ControllerTest, SepFalseTiesASessionToItsRequestorsConnection) {
   attach();
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});  // connects
-  env.take_sent();
+  grant_forwarded(env.take_sent());
   const std::string ns = running_session(1, "n01:8", {1}, 8, {}, with(owned({}, kTool), key::SESSION_SEP, false));
   EXPECT_EQ(env.count_events("session.instantiate", {"\"sep\":false"}), 1u);
   ctl->handle(Address::requestor(1), PeerLost{Address::requestor(1)});
@@ -26,7 +26,7 @@ TEST_F(ControllerTest, SepFalseTiesASessionToItsRequestorsConnection) {
 TEST_F(ControllerTest, ByDefaultASessionOutlivesItsRequestor) {
   attach();
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
-  env.take_sent();
+  grant_forwarded(env.take_sent());
   running_session(1, "n01:8", {1}, 8, {}, owned({}, kTool));
   ASSERT_EQ(env.count_events("session.instantiate"), 1u);
   EXPECT_EQ(env.events_of("session.instantiate")[0].fields.find("\"sep\""), std::string::npos);  // the default
@@ -39,7 +39,7 @@ TEST_F(ControllerTest, SepDetachesATiedSessionAloneOrBesideAnOperation) {
   attach();
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
   ctl->handle(Address::requestor(2), AllocRequest{6, Directive::New, cpus(8), kMallory, "m#1"});
-  env.take_sent();
+  grant_forwarded(env.take_sent());
   running_session(1, "n01:8", {1}, 8, {}, with(owned({}, kTool), key::SESSION_SEP, false));
   const std::string s2 = running_session(2, "n02:8", {2}, 8, {}, with(owned({}, kMallory), key::SESSION_SEP, false));
 

@@ -18,7 +18,7 @@ std::string text(const log::EventView& e, Field f) { return std::string(e.str(f)
 
 }  // namespace
 
-log::KindSet CallLedger::kinds() { return log::kind_set({EventKind::Call, EventKind::Answer}); }
+log::KindSet CallLedger::kinds() { return log::kind_set({EventKind::Call, EventKind::Answer, EventKind::PartyDown}); }
 
 void CallLedger::apply(const log::EventView& e) {
   if (e.kind == EventKind::Call) {
@@ -34,6 +34,7 @@ void CallLedger::apply(const log::EventView& e) {
     c.recorded_wait = e.num(Field::recorded_wait);
     c.sent = e.t;
     by_corr_[c.corr] = calls_.size();
+    waiting_[c.requestor].push_back(calls_.size());
     calls_.push_back(std::move(c));
   } else if (e.kind == EventKind::Answer) {
     const auto it = by_corr_.find(text(e, Field::corr));
@@ -42,6 +43,13 @@ void CallLedger::apply(const log::EventView& e) {
     c.answered = e.t;
     c.status = e.status(Field::status).value_or(Status::Error);
     c.answer_info = std::string(e.json(Field::info).value_or("[]"));
+  } else if (e.kind == EventKind::PartyDown) {
+    // Whatever it still waited for, nobody will take now.
+    const auto it = waiting_.find(std::string(e.who));
+    if (it == waiting_.end()) return;
+    for (std::size_t i : it->second)
+      if (!calls_[i].answered && !calls_[i].caller_gone) calls_[i].caller_gone = e.t;
+    waiting_.erase(it);
   }
 }
 

@@ -18,6 +18,7 @@ namespace pmixflow::report_detail {
 struct Expectations {
   std::size_t checked = 0;
   std::size_t unanswered = 0;
+  std::size_t abandoned = 0;  // unanswered because the requestor exited first: not a failure
   nlohmann::json failures = nlohmann::json::array();
 };
 Expectations check_expectations(const CallLedger& calls);

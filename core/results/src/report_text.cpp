@@ -62,8 +62,9 @@ void call_lines(std::ostream& out, const Pieces& p) {
   for (const CallRecord* c : p.calls.by_requestor()) {
     out << "    " << std::left << std::setw(10) << c->corr << std::setw(26) << c->what << " via " << std::setw(14)
         << c->via << " -> "
-        << (c->answered ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
-                        : std::string("NO ANSWER"));
+        << (c->answered      ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
+            : c->caller_gone ? "none: its requestor exited " + fmt_seconds(*c->caller_gone - c->sent) + " later"
+                             : std::string("NO ANSWER"));
     if (const auto alloc = alloc_of(c->answer_info); !alloc.empty()) out << " (" << alloc << ")";
     out << "\n";
   }
@@ -100,6 +101,7 @@ std::string summary_text(const Pieces& p) {
     call_lines(out, p);
   out << "  expectations: " << p.expectations.checked << " checked, " << p.expectations.failures.size() << " failed";
   if (p.expectations.unanswered) out << " (" << p.expectations.unanswered << " calls never answered)";
+  if (p.expectations.abandoned) out << "; " << p.expectations.abandoned << " abandoned by a requestor that exited";
   out << "\n";
   return out.str();
 }

@@ -28,6 +28,7 @@ json calls_json(const CallLedger& calls) {
     json entry{{"corr", c->corr}, {"line", c->line}, {"what", c->what},
                {"via", c->via},   {"sent", c->sent}, {"status", c->answered ? status_name(c->status) : "none"}};
     if (c->answered) entry["answered"] = *c->answered;
+    if (c->caller_gone) entry["caller_gone"] = *c->caller_gone;
     entry["info"] = info_object(c->answer_info);
     if (c->expect) entry["expected"] = status_name(*c->expect);
     out.push_back(std::move(entry));
@@ -116,6 +117,7 @@ json summary(const Pieces& p) {
          {"expectations",
           {{"checked", p.expectations.checked},
            {"failed", p.expectations.failures.size()},
+           {"abandoned", p.expectations.abandoned},
            {"failures", p.expectations.failures}}}};
   // The environment's own figures, as the closing line gives them (a cut log has none).
   if (p.end) {
@@ -136,7 +138,9 @@ json summary(const Pieces& p) {
 Expectations check_expectations(const CallLedger& calls) {
   Expectations e;
   for (const CallRecord* c : calls.by_requestor()) {
-    if (!c->answered) {
+    if (!c->answered && c->caller_gone) {
+      ++e.abandoned;
+    } else if (!c->answered) {
       ++e.unanswered;
       e.failures.push_back({{"corr", c->corr}, {"line", c->line}, {"problem", "never answered"}});
     }

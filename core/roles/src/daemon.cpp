@@ -145,6 +145,8 @@ void Daemon::on(Address, PeerLost&& notice) {
   if (notice.peer == Address::controller()) return fail_pending(Status::ErrUnreach);
   auto client = clients_.extract(notice.peer);
   if (client.empty()) return;
+  // Its calls still waiting here have nobody to answer: their fate is the controller's now.
+  std::erase_if(pending_, [&](const auto& entry) { return entry.second.origin == notice.peer; });
   // A local client went away: the controller ends what was tied to its lifetime.
   InfoList info;
   info.add(key::PROCID, client.mapped());

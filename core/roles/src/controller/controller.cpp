@@ -18,6 +18,8 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
       [this](std::uint64_t id, Status status, const InfoList& info) { spawns_.allocated(id, status, info); });
   link_.on_serve([this](const Origin& origin, AllocRequest&& req) { standalone_.serve(origin, std::move(req)); });
   dvm_.on_settled([this](std::deque<std::string> fenced) { jobs_.launch_fenced(fenced); });
+  link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
+  link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });
 }
 
@@ -29,6 +31,12 @@ void Controller::start() {
 }
 
 void Controller::handle(Address from, Message&& msg) {
+  // A call relayed by a daemon the controller already counts as gone: that daemon's callers
+  // were answered by their own libraries when its connection broke.
+  if (from.kind == PartyKind::Daemon && dvm_.node(from.index).daemon == DaemonState::Failed &&
+      (std::holds_alternative<AllocRequest>(msg) || std::holds_alternative<SessionCtrlRequest>(msg) ||
+       std::holds_alternative<SpawnRequest>(msg)))
+    return;
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
@@ -88,8 +96,13 @@ void Controller::on(Address, Unreachable&& notice) {
     env_.log(ev::SchedulerAbsent{.detail = "optional connection: running without one"});
   else if (notice.to == Address::scheduler())
     link_.detach();
-  else if (notice.to.kind == PartyKind::Daemon)
-    node_failed(notice.to.index);
+  else {
+    // An answer nobody took: what it granted is not held for nobody.
+    if (notice.kind == MessageKind::AllocResponse) end_sessions_of(notice.corr, "its answer could not be delivered");
+    if (notice.kind == MessageKind::SessionCtrlResponse)
+      sessions_.reverse_stop(notice.corr, "its answer could not be delivered");
+    if (notice.to.kind == PartyKind::Daemon) node_failed(notice.to.index);
+  }
 }
 
 void Controller::on(Address from, Notification&& event) {
@@ -115,11 +128,16 @@ void Controller::requestor_gone(const Proc& gone, std::optional<Address> via) {
       env_.log(ev::RequestorGone{.requestor = to_string(gone)});
   }
   sessions_.end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
+  spawns_.caller_lost(gone);
+  // The scheduler withdraws what it still has queued of it (a tool attached to the scheduler
+  // itself: the scheduler saw it go first).
+  if (link_.caller_lost(gone) && via != Address::scheduler()) tell_scheduler_gone(gone);
 }
 
 void Controller::node_failed(NodeId node) {
   // A node that dies takes its daemon and its processes with it: every job with ranks there
   // is aborted, and the scheduler is told the node is down (PMIX_EVENT_NODE_DOWN).
+  if (dvm_.node(node).daemon == DaemonState::Up) origin_lost(Address::daemon(node));
   if (dvm_.node_died(node)) jobs_.abort_on(node);
 }
 

@@ -1,6 +1,18 @@
 #include "pmixflow/roles/controller/scheduler_link.hpp"
 
+#include <algorithm>
+
 namespace pmixflow {
+
+namespace {
+
+const Proc* caller_of(const Message& msg) {
+  if (const auto* a = std::get_if<AllocRequest>(&msg)) return &a->caller;
+  if (const auto* c = std::get_if<SessionCtrlRequest>(&msg)) return &c->caller;
+  return nullptr;
+}
+
+}  // namespace
 
 void SchedulerLink::look_for_scheduler() {
   InfoList info;
@@ -35,8 +47,49 @@ void SchedulerLink::answer(const Forwarded& f, Status status) {
 }
 
 void SchedulerLink::fail_forwarded(Status status) {
+  // The requestor is told the call failed; whatever the scheduler granted it before going is
+  // handed back by whoever listens (the controller), so nothing is held for a refused call.
   auto forwarded = std::exchange(forwarded_, {});
-  for (const auto& [id, f] : forwarded) answer(f, status);
+  for (const auto& [id, f] : forwarded) {
+    if (!f.caller_lost) answer(f, status);
+    if (failed_) failed_(f);
+  }
+}
+
+std::vector<Proc> SchedulerLink::origin_lost(Address origin) {
+  std::vector<Proc> callers;
+  for (auto& [id, f] : forwarded_)
+    if (f.origin.address == origin && !f.caller_lost) {
+      f.caller_lost = true;
+      callers.push_back(f.caller);
+    }
+  drop_held("the daemon it came through died", [&](Address from, const Message&) { return from == origin; });
+  std::sort(callers.begin(), callers.end());
+  callers.erase(std::unique(callers.begin(), callers.end()), callers.end());
+  return callers;
+}
+
+bool SchedulerLink::caller_lost(const Proc& caller) {
+  // A spawn's own allocation (origin: the controller) is the spawn's business (spawns.cpp).
+  bool outstanding = false;
+  for (auto& [id, f] : forwarded_)
+    if (f.caller == caller && f.origin.address != Address::controller() && !f.caller_lost) {
+      f.caller_lost = true;
+      outstanding = true;
+    }
+  drop_held("its requestor exited", [&](Address from, const Message& msg) {
+    const Proc* p = caller_of(msg);
+    return from != Address::controller() && p && *p == caller;
+  });
+  return outstanding;
+}
+
+void SchedulerLink::drop_held(std::string_view why, const std::function<bool(Address, const Message&)>& pick) {
+  auto dropped =
+      std::stable_partition(held_.begin(), held_.end(), [&](const auto& h) { return !pick(h.first, h.second); });
+  for (auto it = dropped; it != held_.end(); ++it)
+    env_.log(ev::RequestWithdrawn{.corr = *message_corr(it->second), .detail = why});
+  held_.erase(dropped, held_.end());
 }
 
 void SchedulerLink::forward(Address from, Message&& msg) {
@@ -59,7 +112,7 @@ void SchedulerLink::forward(Address from, Message&& msg) {
       [&](auto& call) {
         using T = std::decay_t<decltype(call)>;
         if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest>) {
-          forwarded_.emplace(id, Forwarded{Origin{from, call.id, call.corr}, kind_of<T>()});
+          forwarded_.emplace(id, Forwarded{Origin{from, call.id, call.corr}, kind_of<T>(), call.caller});
           // The scheduler must know who really asked: a daemon relays its caller unchanged.
           InfoList& info = [&]() -> InfoList& {
             if constexpr (std::is_same_v<T, AllocRequest>)
@@ -82,12 +135,20 @@ void SchedulerLink::forward(Address from, Message&& msg) {
 void SchedulerLink::carry_back(AllocResponse&& resp) {
   auto node = forwarded_.extract(resp.id);
   if (node.empty()) return;
+  if (node.mapped().caller_lost) {
+    if (resp.status == Status::Success && unwanted_) unwanted_(node.mapped());
+    return;
+  }
   replies_.allocation(node.mapped().origin, resp.status, std::move(resp.info));
 }
 
 void SchedulerLink::carry_back(SessionCtrlResponse&& resp) {
   auto node = forwarded_.extract(resp.id);
   if (node.empty()) return;  // e.g. the answer to our own COMPLETE
+  if (node.mapped().caller_lost) {
+    if (resp.status == Status::Success && unwanted_) unwanted_(node.mapped());
+    return;
+  }
   const Origin& origin = node.mapped().origin;
   env_.log(ev::AnswerReturn{.corr = resp.corr, .to = env_.name_of(origin.address), .status = resp.status});
   resp.id = origin.id;

@@ -44,6 +44,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
     std::vector<std::string> jobs = op.named;
     if (req.session_id == kAllSessions) std::erase_if(jobs, [&](const auto& ns) { return !holds(s->live_jobs, ns); });
     const Status st = apply(*s, op, jobs, req.directives, answer_on_reclaim ? &origin : nullptr);
+    if (st == Status::Success) remember_stop(*s, op, req);
     if (result == Status::Success) result = st;
   }
   if (!answer_on_reclaim || result != Status::Success) replies_.session_ctrl(origin, result);
@@ -179,6 +180,34 @@ Status Sessions::extend(Session& s, const InfoList& d) {
   if (!changed) return Status::ErrBadParam;  // an extend that changes nothing is an error
   env_.log(ev::SessionExtend{.session = s.id, .corr = s.corr, .time_limit = s.time_limit, .num_nodes = s.nodes.size()});
   return Status::Success;
+}
+
+void Sessions::remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req) {
+  if (op.verb == SessionOp::Resume || op.verb == SessionOp::Restore) return s.undo_stop.clear();
+  if (op.verb != SessionOp::Pause && op.verb != SessionOp::Preempt) return;
+  InfoList undo;
+  undo.add(op.verb == SessionOp::Pause ? key::SESSION_RESUME : key::SESSION_RESTORE, true);
+  for (const auto& ns : op.named) undo.add(key::NSPACE, ns);
+  s.undo_stop[req.corr] = std::move(undo);
+}
+
+void Sessions::reverse_stop(const std::string& corr, std::string_view why) {
+  std::vector<std::uint32_t> ids;
+  for (const auto& [id, s] : sessions_)
+    if (s.undo_stop.count(corr) && !s.terminating) ids.push_back(id);
+  for (std::uint32_t id : ids) {
+    Session* s = find(id);
+    if (!s) continue;
+    InfoList undo = std::move(s->undo_stop[corr]);
+    s->undo_stop.erase(corr);
+    add_ids(undo, s->owner);
+    env_.log(ev::CallOrphaned{.corr = corr,
+                              .status = Status::Success,
+                              .detail = std::string(why) + ": session " + std::to_string(id) + " restarted"});
+    // As its owner would: the controller undoes what nobody knows was done.
+    execute(Origin{Address::controller(), 0, corr}, SessionCtrlRequest{0, id, std::move(undo), s->owner.proc, corr},
+            false);
+  }
 }
 
 }  // namespace pmixflow

@@ -12,6 +12,14 @@ Session* Sessions::find(std::uint32_t id) {
   return it == sessions_.end() ? nullptr : &it->second;
 }
 
+std::vector<std::uint32_t> Sessions::of_call(const std::string& corr) const {
+  std::vector<std::uint32_t> ids;
+  if (corr.empty()) return ids;
+  for (const auto& [id, s] : sessions_)
+    if (s.corr == corr && !s.terminating) ids.push_back(id);
+  return ids;
+}
+
 Session* Sessions::by_alloc(const std::string& alloc_id) {
   for (auto& [id, s] : sessions_)
     if (s.alloc_id == alloc_id) return &s;

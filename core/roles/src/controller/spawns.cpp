@@ -103,8 +103,31 @@ void Spawns::start_daemons(const Job& job) {
   p_.dvm.grow(to_start, s ? s->alloc_id : "", job.corr, "");
 }
 
+void Spawns::origin_lost(Address origin) {
+  for (auto& [id, spawn] : spawns_)
+    if (spawn.origin.address == origin) spawn.caller_lost = true;
+}
+
+void Spawns::caller_lost(const Proc& caller) {
+  for (auto& [id, spawn] : spawns_)
+    if (spawn.request.caller == caller) spawn.caller_lost = true;
+}
+
 void Spawns::job_started(Job& job) {
   if (!job.spawn) return;
+  if (auto sp = spawns_.find(*job.spawn); sp != spawns_.end() && sp->second.caller_lost) {
+    // Launched for a requestor that is gone: nobody will use it, so it is cancelled (its own
+    // allocation's session, if any, ends with it).
+    if (!sp->second.alloc_id.empty())
+      if (Session* s = p_.sessions.find(job.session)) s->has_apps = true;
+    p_.env.log(ev::CallOrphaned{.corr = sp->second.request.corr,
+                                .status = Status::Success,
+                                .detail = "its requestor is gone: job " + job.nspace + " cancelled"});
+    spawns_.erase(sp);
+    job.spawn.reset();
+    p_.jobs.terminate(job, Status::ErrJobCanceled);
+    return;
+  }
   // A job started for an allocation it brought (PMIX_SPAWN_ALLOC): the session is its own
   // and ends with it. Until it started, a failed launch hands the allocation back instead.
   if (auto sp = spawns_.find(*job.spawn); sp != spawns_.end() && !sp->second.alloc_id.empty())
@@ -135,6 +158,7 @@ void Spawns::finish(std::uint64_t id, Status status, const std::string& nspace) 
   auto node = spawns_.extract(id);
   if (node.empty()) return;
   const Spawn& spawn = node.mapped();
+  if (spawn.caller_lost) return;  // answered by its requestor's own library already
   // PMIx_Spawn's callback carries the status and the job's namespace, nothing else
   // (pmix_spawn_cbfunc_t): the allocation a PMIX_SPAWN_ALLOC was served with is in the log
   // (spawn.alloc, spawn.launch), and the job's own info, not in the answer.

@@ -30,6 +30,13 @@ Live* LiveAllocations::by_key(std::uint64_t key) {
   return nullptr;
 }
 
+Live* LiveAllocations::by_corr(const std::string& corr) {
+  if (corr.empty()) return nullptr;
+  for (auto& [id, live] : live_)
+    if (live.corr == corr) return &live;
+  return nullptr;
+}
+
 std::vector<Live*> LiveAllocations::owned_by(const Principal& caller) {
   std::vector<Live*> out;
   for (auto& [id, live] : live_)

@@ -22,6 +22,7 @@ void Scheduler::on(Address, SessionCtrlResponse&& resp) {
       if (const auto decision = rm_.settle(out->group, resp.status)) answer_ctrl(decision->origin, decision->status);
       return;
     case RmCall::Extend: return extended(*out, resp);
+    case RmCall::HandBack: return;  // the RM reports the session complete, as for any other
   }
 }
 

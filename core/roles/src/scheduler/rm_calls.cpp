@@ -34,7 +34,9 @@ std::optional<Decision> RmCalls::settle(std::uint64_t group, Status status) {
 std::vector<Origin> RmCalls::abandon_calls() {
   std::vector<Origin> out;
   for (auto& [id, call] : outstanding_)
-    if (call.kind != RmCall::OnBehalf && call.kind != RmCall::Preempt && !call.requeued) out.push_back(call.origin);
+    if (call.kind != RmCall::OnBehalf && call.kind != RmCall::Preempt && call.kind != RmCall::HandBack &&
+        !call.requeued)
+      out.push_back(call.origin);
   outstanding_.clear();
   return out;
 }

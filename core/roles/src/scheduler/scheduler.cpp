@@ -66,6 +66,8 @@ void Scheduler::on(Address, Unreachable&& notice) {
     env_.log(ev::RmAbsent{.detail = "no controller yet; waiting for it to connect"});
   else if (notice.kind == MessageKind::SessionCtrlRequest && notice.to == Address::controller())
     rm_lost();
+  else if (notice.kind == MessageKind::AllocResponse && notice.to.kind == PartyKind::Requestor)
+    hand_back(notice.corr);
 }
 
 void Scheduler::on(Address, PeerLost&& notice) {
@@ -75,9 +77,14 @@ void Scheduler::on(Address, PeerLost&& notice) {
     rm_lost();
 }
 
-void Scheduler::on(Address, Notification&& event) {
+void Scheduler::on(Address from, Notification&& event) {
   if (event.code == Status::EventNodeDown)
     if (const auto* name = event.info.get<std::string>(key::HOSTNAME)) node_down(*name);
+  if (event.code == Status::ErrLostConnection && from == Address::controller())
+    if (const auto* gone = event.info.get<Proc>(key::PROCID))
+      withdraw([&](const QueuedRequest&,
+                   const Pending& p) { return p.origin.address == Address::controller() && p.requestor.proc == *gone; },
+               "its requestor's connection broke", true);
 }
 
 void Scheduler::rm_attached(std::string_view how) {
@@ -95,6 +102,8 @@ void Scheduler::rm_lost() {
 }
 
 void Scheduler::tool_lost(Address tool) {
+  withdraw([&](const QueuedRequest&, const Pending& p) { return p.origin.address == tool; }, "its requestor exited",
+           false);
   // A tool attached here went away: the RM ends the sessions tied to it (SEP=false).
   auto it = tools_.find(tool);
   if (it == tools_.end() || !rm_connected_) return;
@@ -102,6 +111,31 @@ void Scheduler::tool_lost(Address tool) {
   info.add(key::PROCID, it->second);
   tools_.erase(it);
   env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
+}
+
+void Scheduler::withdraw(const RequestQueue::Pick& pick, std::string_view why, bool answer_rm) {
+  // The requestor's own library has answered it PMIX_ERR_UNREACH; the RM that relayed it is
+  // answered too, so that it holds no record of a call nobody waits for.
+  for (const auto& q : queue_.take_all(pick)) {
+    env_.log(ev::AllocDropped{.corr = q.pending.origin.corr, .status = Status::ErrUnreach, .detail = why});
+    if (answer_rm && !q.pending.answered) answer(q.pending.origin, Status::ErrUnreach);
+  }
+}
+
+void Scheduler::hand_back(const std::string& corr) {
+  Live* live = live_.by_corr(corr);
+  if (!live || !live->instantiated || live->view.ending) return;
+  live->requeue.reset();  // nobody wants it again either
+  live->view.preemptible = false;
+  live->view.ending = true;
+  env_.log(ev::CallOrphaned{
+      .corr = corr,
+      .status = Status::Success,
+      .detail = "its answer could not be delivered: session " + std::to_string(live->session_id) + " terminated"});
+  InfoList directives;
+  directives.add(key::SESSION_TERMINATE, true);
+  rm_.call(live->session_id, std::move(directives), corr,
+           Outstanding{.kind = RmCall::HandBack, .alloc_id = live->alloc_id});
 }
 
 void Scheduler::node_down(const std::string& name) {

@@ -91,6 +91,7 @@ class World {
   void deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env);
   void go_up(Party& p);
   void go_down(Party& p);
+  void break_connections(Party& p, const Party* told_already);
   void refuse_early(Party& p);
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);

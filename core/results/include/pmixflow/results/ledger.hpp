@@ -32,6 +32,8 @@ struct CallRecord {
   std::optional<double> answered;
   Status status = Status::Success;  // when answered
   std::string answer_info = "[]";   // the answer's PMIx info as JSON
+  // The requestor exited before any answer reached it: the call was abandoned, not left hanging.
+  std::optional<double> caller_gone;
 };
 
 class CallLedger {
@@ -47,6 +49,7 @@ class CallLedger {
  private:
   std::vector<CallRecord> calls_;
   std::unordered_map<std::string, std::size_t> by_corr_;
+  std::unordered_map<std::string, std::vector<std::size_t>> waiting_;  // unanswered calls, by requestor
 };
 
 // One PMIX_ALLOC_NEW as it was accounted for: by the scheduler that queued it, or, with no

@@ -66,6 +66,11 @@ class Controller final : public Role, private JobEvents {
   void job_ended(const EndedJob& job) override;
   void node_failed(NodeId node);
   void requestor_gone(const Proc& gone, std::optional<Address> via);
+  // call_fate.cpp
+  void origin_lost(Address daemon);
+  void tell_scheduler_gone(const Proc& gone);
+  void hand_back(const SchedulerLink::Forwarded& call);
+  void end_sessions_of(const std::string& corr, std::string_view why);
 
   Env& env_;
   ControllerConfig config_;

@@ -124,6 +124,10 @@ class Scheduler final : public Role {
   void rm_attached(std::string_view how);
   void rm_lost();
   void tool_lost(Address tool);
+  // Queued requests whose requestor's connection broke leave the queue (its library answered it).
+  void withdraw(const RequestQueue::Pick& pick, std::string_view why, bool answer_rm);
+  // A grant whose answer nobody took: its session is terminated.
+  void hand_back(const std::string& corr);
   void node_down(const std::string& name);
   void answer(const Origin& origin, Status status, InfoList info = {});
   void answer_ctrl(const Origin& origin, Status status);

@@ -25,10 +25,22 @@ enum class NoSchedulerMode { Hold, Refuse, Serve };
 class SchedulerLink {
  public:
   using Serve = std::function<void(const Origin& origin, AllocRequest&& req)>;
+  // A call forwarded to the scheduler, as the link keeps it until its answer.
+  struct Forwarded {
+    Origin origin;
+    MessageKind kind = MessageKind::AllocRequest;
+    Proc caller{};
+    bool caller_lost = false;  // its requestor's connection broke: nobody takes the answer
+  };
+  // A call whose outcome nobody holds: a success nobody can take, or a failure the requestor
+  // was told although the scheduler may have granted it (FLOW.md, "Faults").
+  using Settled = std::function<void(const Forwarded& call)>;
 
   SchedulerLink(Env& env, NoSchedulerMode mode, CallIds& ids, Replies& replies)
       : env_(env), mode_(mode), ids_(ids), replies_(replies) {}
   void on_serve(Serve f) { serve_ = std::move(f); }
+  void on_unwanted(Settled f) { unwanted_ = std::move(f); }
+  void on_failed(Settled f) { failed_ = std::move(f); }
 
   bool attached() const { return attached_; }
   // No scheduler, and the run serves allocation requests from the DVM's own pool.
@@ -48,12 +60,17 @@ class SchedulerLink {
   // An event for the scheduler, when one is there to hear it.
   void notify(const Notification& event);
 
+  // The connection to `origin` (a daemon) broke: its callers' own libraries answer them.
+  // Held requests from it are withdrawn; forwarded ones are answered to nobody. Returns the
+  // callers whose requests the scheduler may still hold, each once.
+  std::vector<Proc> origin_lost(Address origin);
+  // The requestor `caller` has gone, wherever its calls came from. True when the scheduler
+  // still has calls of it to answer (and should withdraw them).
+  bool caller_lost(const Proc& caller);
+
  private:
-  struct Forwarded {
-    Origin origin;
-    MessageKind kind = MessageKind::AllocRequest;
-  };
   void fail_forwarded(Status status);
+  void drop_held(std::string_view why, const std::function<bool(Address, const Message&)>& pick);
   void answer(const Forwarded& f, Status status);
 
   Env& env_;
@@ -61,6 +78,8 @@ class SchedulerLink {
   CallIds& ids_;
   Replies& replies_;
   Serve serve_;
+  Settled unwanted_;
+  Settled failed_;
   bool attached_ = false;
   std::map<std::uint64_t, Forwarded> forwarded_;    // by our id of the forwarded call
   std::vector<std::pair<Address, Message>> held_;   // requests waiting for a scheduler

@@ -49,6 +49,10 @@ struct Session {
   std::optional<Origin> instantiate_answer;  // answered once its job is launched
   std::vector<Origin> terminate_answers;     // answered once reclaimed
   std::uint32_t jobs_created = 0;
+  // How to reverse each PAUSE or PREEMPT carried out on it, by the call that asked for it: a
+  // stop whose requestor never learns of it is undone (FLOW.md, "Faults"). Forgotten once the
+  // session is resumed or restored.
+  std::map<std::string, InfoList> undo_stop;
 
   std::string next_nspace() { return "job-" + std::to_string(id) + "." + std::to_string(++jobs_created); }
 };
@@ -65,6 +69,10 @@ class Sessions {
   std::size_t size() const { return sessions_.size(); }
   Session* find(std::uint32_t id);
   Session* by_alloc(const std::string& alloc_id);
+  // The live sessions instantiated for the call `corr` names.
+  std::vector<std::uint32_t> of_call(const std::string& corr) const;
+  // A PAUSE or PREEMPT the call `corr` made is reversed, as its caller would (RESUME, RESTORE).
+  void reverse_stop(const std::string& corr, std::string_view why);
 
   // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
   // decision on a requestor's call (session_control.cpp).
@@ -94,6 +102,7 @@ class Sessions {
   Status stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop);
   Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
   Status extend(Session& s, const InfoList& d);
+  void remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req);
 
   Env& env_;
   const Cluster& cluster_;

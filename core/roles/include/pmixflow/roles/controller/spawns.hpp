@@ -42,6 +42,10 @@ class Spawns {
   void allocated(std::uint64_t id, Status status, const InfoList& info);
   void job_started(Job& job);
   void job_ended(const EndedJob& job);
+  // The spawns' requestors whose connection broke: their libraries answered them already, and
+  // what is launched for them is cancelled (FLOW.md, "Faults").
+  void origin_lost(Address origin);
+  void caller_lost(const Proc& caller);
 
  private:
   struct Spawn {
@@ -50,6 +54,7 @@ class Spawns {
     std::string alloc_id;  // granted for it; released again if the launch fails
     std::uint32_t session = 0;
     Status launch_error = Status::Success;
+    bool caller_lost = false;
   };
   // No allocation carried: the slots of the session it names, or of the general pool.
   void into_existing(std::uint64_t id, const Spawn& spawn);

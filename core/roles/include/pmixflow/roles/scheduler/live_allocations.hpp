@@ -36,6 +36,8 @@ class LiveAllocations {
   Live* find(const InfoList& info);
   Live* by_session(std::uint32_t session);
   Live* by_key(std::uint64_t key);
+  // The allocation granted for the request `corr` names.
+  Live* by_corr(const std::string& corr);
   // The instantiated allocations `nspace` owns.
   std::vector<Live*> owned_by(const Principal& caller);  // what the caller may manage
   // How the policy sees them, all.

@@ -15,7 +15,8 @@
 
 namespace pmixflow {
 
-enum class RmCall : std::uint8_t { Instantiate, Terminate, Extend, OnBehalf, Preempt };
+// HandBack: a TERMINATE of a grant nobody took (its requestor is gone); nobody waits for it.
+enum class RmCall : std::uint8_t { Instantiate, Terminate, Extend, OnBehalf, Preempt, HandBack };
 
 struct Outstanding {
   RmCall kind = RmCall::Instantiate;
@@ -48,8 +49,8 @@ class RmCalls {
   // One session of a decision has been answered; the decision, once every one has.
   std::optional<Decision> settle(std::uint64_t group, Status status);
 
-  // The RM has gone: who was waiting on it, each once. Nobody waits on a preemption's
-  // TERMINATE or on a requeued request's new session.
+  // The RM has gone: who was waiting on it, each once. Nobody waits on a preemption's or a
+  // hand-back's TERMINATE or on a requeued request's new session.
   std::vector<Origin> abandon_calls();
   std::vector<Origin> abandon_decisions();
   // A restarted scheduler has lost the calls it had in flight.

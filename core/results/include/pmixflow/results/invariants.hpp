@@ -1,0 +1,23 @@
+// What must hold of every run whatever failed during it (FLOW.md, "Faults"), checked on its
+// event log alone: every call answered exactly once (or abandoned by a requestor that exited
+// first), nothing held for a call nobody took, every session reported complete at most once
+// and only after it was reclaimed, and a log that ends. The fault tests and `pmixflow check`
+// hold runs to it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pmixflow {
+
+struct InvariantReport {
+  std::vector<std::string> breaches;  // one sentence each, naming the call or session
+  std::size_t calls = 0;
+  std::size_t sessions = 0;
+  bool ok() const { return breaches.empty(); }
+};
+
+// Reads the log at `path`; throws InputError when it cannot be read at all.
+InvariantReport check_invariants(const std::string& path);
+
+}  // namespace pmixflow
