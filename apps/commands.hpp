@@ -28,6 +28,10 @@ std::unique_ptr<Command> add_session(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_spawn(CLI::App& app, CLI::App*& sub);
 #endif
 
+// CLI11's refusal of a command line, worded as the project's own: "pmixflow: --seed: '-1' is
+// out of range (0 to 18446744073709551615)", an unknown option with the nearest known one.
+std::string parse_failure(const CLI::App* app, const CLI::Error& e);
+
 // Runs `body`, turning bad input into a message and exit status 2.
 int guarded(const std::function<int()>& body);
 

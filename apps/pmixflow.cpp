@@ -7,8 +7,10 @@
 
 int main(int argc, char** argv) {
   using namespace pmixflow::cli;
-  CLI::App app{"pmixflow: the PMIx allocation flow (RM <-> scheduler), simulated on SimGrid or emulated on real OpenPMIx."};
+  CLI::App app{
+      "pmixflow: the PMIx allocation flow (RM <-> scheduler), simulated on SimGrid or emulated on real OpenPMIx."};
   app.require_subcommand(0, 1);
+  app.failure_message(parse_failure);  // before the sub-commands, which inherit it
   std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
   auto add = [&](auto adder) {
     CLI::App* sub = nullptr;

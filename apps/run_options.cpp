@@ -1,9 +1,12 @@
 #include "run_options.hpp"
 
+#include <cstdint>
+
 #include <filesystem>
 #include <optional>
 #include <string_view>
 
+#include "number_options.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 
@@ -72,18 +75,20 @@ void RunOptions::add_workload(CLI::App& app) {
                  "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
                  "slots.")
       ->excludes(scenario);
-  app.add_flag("--lenient", in_.lenient, "Skip and count malformed SWF lines instead of stopping at the first.");
+  app.add_flag("--lenient", in_.lenient,
+               "Skip and count malformed SWF lines, sort jobs listed out of submit order and renumber repeated job "
+               "numbers (counted in summary.json), instead of stopping at the first.");
   app.add_flag("--compare-recorded", in_.compare_recorded,
                "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
                "imposed, SWF field 3) and add to summary.json the mean recorded wait, the mean absolute deviation, "
                "the correlation and the share of jobs within 10 minutes of the recording.");
-  app.add_option("--via-daemon", in_.via_daemon,
-                 "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
-                 "straight to the scheduler. Drawn from --seed.")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  app.add_option("--seed", in_.seed, "Seed of every random choice; the same inputs and seed give the same event log.")
-      ->capture_default_str();
+  add_real(app, "--via-daemon", in_.via_daemon, 0.0, 1.0,
+           "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
+           "straight to the scheduler. Drawn from --seed.")
+      ->default_str(number_text(in_.via_daemon));
+  add_whole<std::uint64_t>(app, "--seed", in_.seed, 0, UINT64_MAX,
+                           "Seed of every random choice; the same inputs and seed give the same event log.")
+      ->default_str(std::to_string(in_.seed));
 }
 
 void RunOptions::add_policy(CLI::App& app) {
@@ -95,12 +100,11 @@ void RunOptions::add_policy(CLI::App& app) {
   app.add_flag("--exclusive-nodes", in_.exclusive_nodes,
                "Allocate whole nodes even to requests for a cpu count (default: slot granularity, nodes shared by "
                "sessions as PRRTE allows).");
-  app.add_option("--batch-delay", in_.batch_delay,
-                 "Seconds a scheduling pass waits after the event that calls for it, so that it sees every event "
-                 "arriving meanwhile, as Slurm's batch_sched_delay and sched_min_interval do; overrides the "
-                 "scenario's scheduler.batch_delay. 0: a pass on every message. Default 0.01: what a trace says "
-                 "happens in one second is decided together, as a bare policy loop decides it.")
-      ->check(CLI::NonNegativeNumber);
+  add_real(app, "--batch-delay", in_.batch_delay, 0.0, kMaxSeconds,
+           "Seconds a scheduling pass waits after the event that calls for it, so that it sees every event "
+           "arriving meanwhile, as Slurm's batch_sched_delay and sched_min_interval do; overrides the "
+           "scenario's scheduler.batch_delay. 0: a pass on every message. Default 0.01: what a trace says "
+           "happens in one second is decided together, as a bare policy loop decides it.");
   app.add_flag("--head-computes", in_.head_computes,
                "The controller's node runs jobs as well, as PRRTE maps onto its own node unless told not to "
                "(default: it only hosts the controller). It never leaves the DVM, whatever a session's inheritance.");

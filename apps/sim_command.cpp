@@ -1,9 +1,11 @@
 // `pmixflow sim`: a scenario or a trace on a simulated machine. What the run is comes from
 // RunOptions; the simulated machine and SimGrid's knobs are this command's.
+#include <cstdint>
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "pmixflow/sim/run.hpp"
 #include "run_options.hpp"
 
@@ -31,10 +33,9 @@ class SimCommand final : public Command {
         "--platform", knobs_.platform.platform_file,
         "SimGrid platform XML. Hosts named head, sched and login take those roles; otherwise the first three "
         "hosts do, and the rest are compute nodes. Without one, a cluster is generated (--nodes, --network).");
-    sim.add_option(
-           "--nodes", knobs_.platform.nodes,
-           "Compute nodes: how many to generate (default 8), or how many of the platform's to use (default all).")
-        ->check(CLI::PositiveNumber);
+    add_whole<std::uint32_t>(
+        sim, "--nodes", knobs_.platform.nodes, 1, UINT32_MAX,
+        "Compute nodes: how many to generate (default 8), or how many of the platform's to use (default all).");
     sim.add_option("--network", knobs_.platform.network,
                    "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
                    "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
@@ -43,20 +44,19 @@ class SimCommand final : public Command {
   }
 
   void add_simgrid(CLI::App& sim) {
-    sim.add_option("--daemon-startup", knobs_.daemon_startup_s,
-                   "Seconds a daemon takes to start on its node once its launch has crossed the network.")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    sim.add_option("--jitter", knobs_.jitter,
-                   "Relative spread of daemon and process start-up times, drawn from --seed: each takes up to this "
-                   "fraction longer, as on a real machine where no two start at the same instant. 0: exact.")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    sim.add_option("--idle-actors", knobs_.idle_actors,
-                   "How many idle daemons keep their SimGrid actor, waiting for their next message; past that, an idle "
-                   "daemon lets its actor go (less memory on a large machine, more time to bring it back). A cost of "
-                   "the simulator only: the simulated results do not depend on it.")
-        ->capture_default_str();
+    add_real(sim, "--daemon-startup", knobs_.daemon_startup_s, 0.0, kMaxSeconds,
+             "Seconds a daemon takes to start on its node once its launch has crossed the network.")
+        ->default_str(number_text(knobs_.daemon_startup_s));
+    // A spread of more than a thousand times the start-up is no machine's.
+    add_real(sim, "--jitter", knobs_.jitter, 0.0, 1000.0,
+             "Relative spread of daemon and process start-up times, drawn from --seed: each takes up to this "
+             "fraction longer, as on a real machine where no two start at the same instant. 0: exact.")
+        ->default_str(number_text(knobs_.jitter));
+    add_whole<std::size_t>(sim, "--idle-actors", knobs_.idle_actors, 0, SIZE_MAX,
+                           "How many idle daemons keep their SimGrid actor, waiting for their next message; past "
+                           "that, an idle daemon lets its actor go (less memory on a large machine, more time to "
+                           "bring it back). A cost of the simulator only: the simulated results do not depend on it.")
+        ->default_str(std::to_string(knobs_.idle_actors));
     sim.add_option("--contexts", knobs_.contexts,
                    "SimGrid context factory (thread, ucontext, boost, raw); default from $PMIXFLOW_SIM_CONTEXTS, else "
                    "SimGrid's own. Use thread under AddressSanitizer.");

@@ -1,0 +1,42 @@
+#include "number_options.hpp"
+
+#include "pmixflow/vocab/json_text.hpp"
+
+namespace pmixflow::cli {
+
+void refuse_number(const std::string& option, NumberFault fault, const std::string& text, const std::string& range) {
+  throw CLI::ValidationError(option, number_refusal(fault, text, range));
+}
+
+namespace {
+
+double read_option(const std::string& name, const std::string& text, double min, double max) {
+  double value = 0;
+  const NumberFault fault = read_real(text, value, min, max);
+  if (fault != NumberFault::None) refuse_number(name, fault, text, range_text(min, max));
+  return value;
+}
+
+}  // namespace
+
+CLI::Option* add_real(CLI::App& app, const std::string& name, double& target, double min, double max,
+                      const std::string& help) {
+  auto* option = app.add_option_function<std::string>(
+      name, [&target, name, min, max](const std::string& text) { target = read_option(name, text, min, max); }, help);
+  return option->type_name("FLOAT");
+}
+
+CLI::Option* add_real(CLI::App& app, const std::string& name, std::optional<double>& target, double min, double max,
+                      const std::string& help) {
+  auto* option = app.add_option_function<std::string>(
+      name, [&target, name, min, max](const std::string& text) { target = read_option(name, text, min, max); }, help);
+  return option->type_name("FLOAT");
+}
+
+std::string number_text(double value) {
+  std::string out;
+  json_number_into(out, value);
+  return out;
+}
+
+}  // namespace pmixflow::cli

@@ -1,0 +1,89 @@
+// Bad input at the border, as a user of `pmixflow` meets it: numeric options refused naming the
+// option and the range in plain numbers, unknown options with the nearest known one, a
+// directory named as one, and no message saying stoul or echoing a megabyte. Exit status 2.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "pmixflow_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+void expect_refused(const std::vector<std::string>& args, const std::string& says) {
+  SCOPED_TRACE(args.at(1) + " " + args.at(2));
+  const auto r = run_pmixflow(args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("pmixflow: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  EXPECT_LT(r.err.size(), 400u) << r.err;  // never a double's 309 digits
+}
+
+TEST(BorderCli, NumericOptionsAreCheckedAgainstTheirRange) {
+  // A seed of -1 would be 2^64 - 1, NaN passes every comparison, 2^32 + 1 nodes would be one.
+  expect_refused({"sim", "--seed", "-1"}, "--seed: '-1' is out of range (0 to 18446744073709551615)");
+  expect_refused({"sim", "--via-daemon", "nan"}, "--via-daemon: 'nan' is not a finite number");
+  expect_refused({"sim", "--via-daemon", "1.5"}, "--via-daemon: '1.5' is out of range (0 to 1)");
+  expect_refused({"sim", "--batch-delay", "inf"}, "--batch-delay: 'inf' is not a finite number");
+  expect_refused({"sim", "--nodes", "4294967297"}, "--nodes: '4294967297' is out of range (1 to 4294967295)");
+  expect_refused({"sim", "--jitter", "-0.1"}, "--jitter: '-0.1' is out of range (0 to 1000)");
+  expect_refused({"sim", "--idle-actors", "many"}, "--idle-actors: 'many' is not a number");
+  expect_refused({"sim", "--daemon-startup", "1e999"}, "--daemon-startup: '1e999' is out of range (0 to 4294967295)");
+}
+
+TEST(BorderCli, ANearMissOptionIsSuggested) {
+  expect_refused({"sim", "--sead", "3"}, "unknown option --sead (did you mean --seed?)");
+  expect_refused({"simm", "--seed", "3"}, "unexpected argument simm (did you mean sim?)");
+}
+
+TEST(BorderCli, ADirectoryIsNamedAsOne) {
+  const auto dir = scratch_dir("dir");
+  for (const char* option : {"--scenario", "--trace"}) {
+    const auto r = run_pmixflow({"sim", option, dir.string()});
+    EXPECT_EQ(r.exit_code, 2) << option;
+    EXPECT_NE(r.err.find(dir.string() + ": is a directory"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("empty"), std::string::npos) << r.err;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BorderCli, AnOversizedValueIsNamedAndCut) {
+  const auto dir = scratch_dir("big");
+  const auto file = dir / "s.jsonl";
+  const std::string header = R"({"format":"pmixflow-scenario","version":1})"
+                             "\n";
+  std::ofstream(file) << header << R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"NEW",)"
+                      << R"("app":{"cmd":"sleep","argv":["1"],"np":4294967297}})"
+                      << "\n";
+  auto r = run_pmixflow({"sim", "--scenario", file.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("s.jsonl:2: field 'app.np': '4294967297' is out of range (0 to 4294967295)"), std::string::npos)
+      << r.err;
+  for (const char* word : {"stoul", "stoi", "stod"}) EXPECT_EQ(r.err.find(word), std::string::npos) << r.err;
+  // A megabyte where a word is meant is quoted by its first 80 characters and its size.
+  std::ofstream(file) << header << R"({"at":2,"op":")" << std::string(1 << 20, 'x')
+                      << R"(","requestor":"a","via":"controller"})"
+                      << "\n";
+  r = run_pmixflow({"sim", "--scenario", file.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("(1048576 bytes)"), std::string::npos) << r.err.substr(0, 400);
+  EXPECT_LT(r.err.size(), 600u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BorderCli, DeepJsonIsRefusedNotACrash) {
+  const auto dir = scratch_dir("deep");
+  const auto file = dir / "s.jsonl";
+  std::ofstream(file) << R"({"format":"pmixflow-scenario","version":1,"name":)" << std::string(200000, '[') << "\n";
+  const auto r = run_pmixflow({"sim", "--scenario", file.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("s.jsonl:1: field 'name"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nested deeper than 64 levels"), std::string::npos) << r.err;
+  EXPECT_LT(r.err.size(), 400u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pmixflow::test
