@@ -8,9 +8,12 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "platform_check.hpp"
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/host_ranges.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -41,9 +44,12 @@ std::vector<unsigned> parse_uints(const std::string& text, const std::string& wh
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0)
-      throw InputError("--network", 0, what, "expects positive whole numbers separated by commas, got '" + text + "'");
-    out.push_back(static_cast<unsigned>(std::stoul(item)));
+    // SimGrid's fat tree takes unsigned ints; a count past 65535 would be no machine anyway.
+    unsigned n = 0;
+    if (read_whole(item, n, 1u, 65535u) != NumberFault::None)
+      throw InputError("--network", 0, what,
+                       "expects whole numbers from 1 to 65535 separated by commas, got " + quote_value(text));
+    out.push_back(n);
   }
   return out;
 }
@@ -63,11 +69,11 @@ void build_fat_tree(const PlatformOptions& o, const std::string& params, std::ve
     std::stringstream ss(params);
     std::string part;
     while (std::getline(ss, part, ';')) parts.push_back(part);
-    if (parts.size() != 4 || parts[0].find_first_not_of("0123456789") != std::string::npos || parts[0].empty())
-      throw InputError(
-          "--network", 0, "fat-tree",
-          "expects fat-tree:LEVELS;DOWN,..;UP,..;COUNT,.. (SimGrid's topo_parameters), got '" + params + "'");
-    levels = static_cast<unsigned>(std::stoul(parts[0]));
+    if (parts.size() != 4 || read_whole(parts[0], levels, 1u, 16u) != NumberFault::None)
+      throw InputError("--network", 0, "fat-tree",
+                       "expects fat-tree:LEVELS;DOWN,..;UP,..;COUNT,.. (SimGrid's topo_parameters, 1 to 16 levels), "
+                       "got " +
+                           quote_value(params));
     down = parse_uints(parts[1], "fat-tree down");
     up = parse_uints(parts[2], "fat-tree up");
     count = parse_uints(parts[3], "fat-tree count");
@@ -144,8 +150,13 @@ Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
     if (!in.good() && in.gcount() == 0) throw InputError(o.platform_file, 0, "", "cannot read the platform file");
     if (head.find("<platform") == std::string::npos && head.find("<?xml") == std::string::npos)
       throw InputError(o.platform_file, 0, "", "not a SimGrid platform (no <platform> element)");
-    engine.load_platform(o.platform_file);
+    try {
+      engine.load_platform(o.platform_file);
+    } catch (const std::exception& e) {
+      refuse_platform(e, o.platform_file);
+    }
     Machine m = pick_roles(engine, o, o.platform_file);
+    check_routes(m, o.platform_file);
     m.description = o.platform_file;
     return m;
   }
@@ -157,7 +168,7 @@ Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
     build_fat_tree(o, o.network.size() > 9 ? o.network.substr(9) : "", names);
   } else {
     throw InputError("--network", 0, "network",
-                     "expects star, fat-tree or fat-tree:L;DOWN;UP;COUNT, got '" + o.network + "'");
+                     "expects star, fat-tree or fat-tree:L;DOWN;UP;COUNT, got " + quote_value(o.network));
   }
   PlatformOptions generated = o;
   generated.nodes = nodes;
