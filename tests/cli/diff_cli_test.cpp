@@ -121,6 +121,28 @@ TEST(DiffCli, AMissingRunIsBadInput) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DiffCli, DeeplyNestedInputsAreBadInputNotACrash) {
+  const auto dir = scratch_dir("deep");
+  const auto a = dir / "a", b = dir / "b";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", a.string()}).exit_code, 0);
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", b.string()}).exit_code, 0);
+  // A summary.json nested two hundred thousand deep would overflow the stack of any walk of it.
+  std::ofstream(b / "summary.json") << R"({"format":"pmixflow-summary","makespan_s":)" << std::string(200000, '[');
+  auto r = run_pmixflow({"diff", a.string(), b.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, (b / "summary.json").string() + ": field 'makespan_s"));
+  EXPECT_TRUE(Contains(r.err, "nested deeper than 64 levels"));
+  EXPECT_LT(r.err.size(), 600u);
+  // So would the header of an event log.
+  std::ofstream(b / "summary.json") << "{}";
+  std::ofstream(b / "events.jsonl") << R"({"format":"pmixflow-events","inputs":)" << std::string(200000, '{') << "\n";
+  r = run_pmixflow({"diff", a.string(), b.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "events.jsonl:1")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "nested deeper than 64 levels")) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(DiffCli, HelpDescribesTheExitStatus) {
   const auto r = run_pmixflow({"diff", "--help"});
   EXPECT_EQ(r.exit_code, 0);

@@ -7,6 +7,7 @@
 #include "diff_internal.hpp"
 #include "pmixflow/results/csv.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
 
 namespace pmixflow::diff_detail {
 namespace {
@@ -14,11 +15,8 @@ namespace {
 // A job that never ran has no start: Batsim leaves it empty (pmixflow before the event catalogue wrote -1).
 std::optional<double> parse_start(const std::string& text, const std::string& path, std::size_t line) {
   if (text.empty()) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw InputError(path, line, "starting_time", "not a number: '" + text + "'");
+  const double v = checked_real(text, InputSite{path, line, "starting_time"}, std::numeric_limits<double>::lowest(),
+                                std::numeric_limits<double>::max());
   if (v < 0) return std::nullopt;
   return v;
 }

@@ -1,16 +1,14 @@
 #include "diff_internal.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 
 namespace pmixflow::diff_detail {
 namespace {
 
 nlohmann::json read_summary(const std::string& path) {
-  nlohmann::json s;
-  try {
-    s = nlohmann::json::parse(read_all(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, 0, "", std::string("not valid JSON: ") + e.what());
-  }
+  // Bounded as every JSON input is: a summary.json nested a hundred thousand deep is refused,
+  // not walked until the stack runs out.
+  const nlohmann::json s = parse_json_input(read_all(path), InputSite{path, 0, ""});
   if (!s.is_object()) throw InputError(path, 0, "", "not a pmixflow summary: not a JSON object");
   const auto format = s.find("format");
   if (format != s.end() && *format != "pmixflow-summary")
@@ -21,8 +19,8 @@ nlohmann::json read_summary(const std::string& path) {
 std::optional<double> metric(const nlohmann::json& s, const std::string& name, const std::string& path) {
   const auto it = s.find(name);
   if (it == s.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number()) throw InputError(path, 0, name, "not a number: " + it->dump());
-  return it->get<double>();
+  return checked_json_real(*it, InputSite{path, 0, name}, std::numeric_limits<double>::lowest(),
+                           std::numeric_limits<double>::max());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 namespace {
@@ -36,14 +37,19 @@ struct Where {
   std::size_t line = 0;
 };
 
+// The field is the entry as written, which may be as long as the line: cut as a value is.
 [[noreturn]] void fail(const Where& at, std::string_view field, const std::string& what) {
-  throw InputError(at.file, at.line, std::string(field), what);
+  throw InputError(at.file, at.line, cut_value(field), what);
 }
 
 std::uint32_t positive_count(std::string_view digits, std::string_view field, const Where& at) {
-  const auto n = parse_uint(digits);
-  if (!n || *n == 0) fail(at, field, "'" + std::string(digits) + "' is not a positive integer slot count");
-  return *n;
+  std::uint32_t n = 0;
+  const NumberFault fault = read_whole(digits, n, 1u, UINT32_MAX);
+  if (fault != NumberFault::None)
+    fail(at, field,
+         number_refusal(fault, digits, range_text<std::uint32_t>(1, UINT32_MAX)) +
+             ": a slot count is a positive integer");
+  return n;
 }
 
 std::string checked_name(std::string_view name, std::string_view field, const Where& at) {
