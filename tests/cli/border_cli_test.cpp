@@ -85,5 +85,19 @@ TEST(BorderCli, DeepJsonIsRefusedNotACrash) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(BorderCli, AFileNameThatIsNotUtf8LeavesEveryOutputStrictJson) {
+  // Linux does not ask file names to be UTF-8; the outputs that name the input still must be.
+  const auto dir = scratch_dir("bytes");
+  const auto trace = dir / "t\xfe.swf";
+  std::ofstream(trace) << "; MaxNodes: 2\n; MaxProcs: 2\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+  const auto r = run_pmixflow({"sim", "--trace", trace.string(), "--out", (dir / "out").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NO_THROW((void)json::parse(slurp(dir / "out" / "summary.json")));  // nlohmann refuses bad UTF-8
+  std::ifstream events(dir / "out" / "events.jsonl");
+  for (std::string line; std::getline(events, line);) EXPECT_NO_THROW((void)json::parse(line)) << line;
+  EXPECT_NE(slurp(dir / "out" / "summary.json").find("t\u00fe.swf"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace pmixflow::test

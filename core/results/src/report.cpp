@@ -6,6 +6,7 @@
 #include "pmixflow/results/output_file.hpp"
 #include "pmixflow/results/run_outcomes.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_input.hpp"
 #include "report_parts.hpp"
 
 namespace pmixflow {
@@ -54,7 +55,9 @@ Report ReportBuilder::report() const {
   const report_detail::Pieces pieces{run, calls_, scheduler_, end, metrics, expectations, recorded};
   Report r;
   r.jobs_csv = jobs_csv(outcomes);
-  r.summary_json = report_detail::summary(pieces).dump(2) + "\n";
+  // The inputs' file names need not be UTF-8 (Linux does not ask it): written as dump_utf8
+  // writes them, never thrown on.
+  r.summary_json = dump_utf8(report_detail::summary(pieces), 2) + "\n";
   if (run.compare_recorded) r.recorded_csv = recorded ? recorded->csv : "job_id,simulated_wait,recorded_wait\n";
   r.text = report_detail::summary_text(pieces);
   r.failures_text = report_detail::failures_text(expectations, run.scenario);
