@@ -99,6 +99,16 @@ TEST(LogRender, EventsRenderInCatalogueOrderWithoutTheAbsentFields) {
             "\n");
 }
 
+TEST(LogRender, AByteThatIsNotUtf8IsEscapedNotCopied) {
+  // The writer's last line of defence behind the inputs' own checks: every line strict JSON.
+  log::EventBuilder b(ev::PartyUp::event_kind);
+  fill(ev::PartyUp{}, b);
+  std::string line;
+  log::render_line(line, b.view(1, "n\xff" "01"));
+  EXPECT_TRUE(Contains(line, R"("who":"n\u00ff01")")) << line;
+  EXPECT_NO_THROW((void)nlohmann::json::parse(line));
+}
+
 TEST(LogReader, ReadsBackWhatWasWrittenWithEveryType) {
   LogDir dir;
   InfoList info;
@@ -236,6 +246,9 @@ TEST(LogReader, AMalformedLineStopsTheReadingWhereItIs) {
       {R"({"t":0,"ev":"party.up","who":"controller"} x)", "", "after the end"},
       {R"({"t":0,"ev":"party.up","who":"controller",})", "", "quoted key"},
       {R"({"t":0,"ev":"node.fail","who":"c","node":"n01","code":"PMIX_NO_SUCH_CODE"})", "", ""},
+      // Raw bytes another tool wrote, and a time past a double's range.
+      {"{\"t\":0,\"ev\":\"party.up\",\"who\":\"contr\xffoller\"}", "who", "not valid UTF-8 (byte 0xFF at column 36)"},
+      {R"({"t":1e999,"ev":"party.up","who":"controller"})", "t", "time"},
   };
   for (const auto& c : cases) {
     write_text(path, kHeaderLine + "\n" + good + "\n" + c.line + "\n" + good + "\n");

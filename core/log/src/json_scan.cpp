@@ -1,6 +1,9 @@
 #include "pmixflow/log/json_scan.hpp"
 
 #include <cstdint>
+#include <string>
+
+#include "pmixflow/vocab/utf8.hpp"
 
 namespace pmixflow::log::detail {
 namespace {
@@ -136,6 +139,15 @@ class Scanner {
     while (i_ < s_.size() && s_[i_] != '"') {
       const auto c = static_cast<unsigned char>(s_[i_]);
       if (c < 0x20) return fail("a control character inside a string");
+      if (c >= 0x80) {
+        // Strict JSON is UTF-8: a log another tool wrote with raw bytes is refused here, where
+        // the line is named, not passed on to readers that choke on it.
+        const std::size_t n = utf8_sequence(s_, i_);
+        if (n == 0)
+          return fail("not valid UTF-8 (byte " + hex_byte(s_[i_]) + " at column " + std::to_string(i_ + 1) + ")");
+        i_ += n;
+        continue;
+      }
       if (c == '\\') {
         escaped = true;
         ++i_;

@@ -35,12 +35,16 @@ std::string utf8_from_bytes(std::string_view s) {
   return out;
 }
 
+std::string hex_byte(char c) {
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(c)));
+  return byte;
+}
+
 std::string invalid_utf8_text(std::string_view s) {
   const std::size_t at = first_invalid_utf8(s);
   if (at == std::string_view::npos) return "valid UTF-8";
-  char byte[8];
-  std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(s[at])));
-  return "not valid UTF-8 (byte " + std::string(byte) + " at offset " + std::to_string(at) + ")";
+  return "not valid UTF-8 (byte " + hex_byte(s[at]) + " at offset " + std::to_string(at) + ")";
 }
 
 }  // namespace pmixflow

@@ -40,6 +40,9 @@ inline bool is_utf8(std::string_view s) { return first_invalid_utf8(s) == std::s
 // (0xFF becomes U+00FF): nothing is lost, and two different inputs stay different.
 std::string utf8_from_bytes(std::string_view s);
 
+// "0xFF": a byte as a refusal names it.
+std::string hex_byte(char c);
+
 // "byte 0xFF at offset 3": where and what, for a refusal.
 std::string invalid_utf8_text(std::string_view s);
 
