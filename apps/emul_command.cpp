@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "pmixflow/emul/emulation.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
@@ -54,25 +55,23 @@ class EmulCommand final : public Command {
 
  private:
   void add_machine(CLI::App& emul) {
-    emul.add_option("--nodes", options_.machine.nodes,
-                    "Emulated compute nodes n01...: one daemon process each when in the DVM (default 8, or a "
-                    "replayed trace's MaxNodes).")
-        ->check(CLI::PositiveNumber);
+    add_whole<std::uint32_t>(emul, "--nodes", options_.machine.nodes, 1, UINT32_MAX,
+                             "Emulated compute nodes n01...: one daemon process each when in the DVM (default 8, or a "
+                             "replayed trace's MaxNodes).");
     shape_.add_to(emul, "emulated node");
   }
 
   void add_emulation(CLI::App& emul) {
-    emul.add_option("--speed", options_.speed,
-                    "Scenario seconds per second of wall time: at 10, a job of 30 s runs 3 s and a request at t=5 "
-                    "is made 0.5 s into the run. The log is written in scenario seconds.")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    // Wall time is scenario time divided by the speed: zero would be forever.
+    add_real(emul, "--speed", options_.speed, 0.001, 1e6,
+             "Scenario seconds per second of wall time: at 10, a job of 30 s runs 3 s and a request at t=5 "
+             "is made 0.5 s into the run. The log is written in scenario seconds.")
+        ->default_str(number_text(options_.speed));
     emul.add_flag("--hold", options_.hold,
                   "Stay up once the scenario is done, for requestors attached by hand (pmixflow request, session, "
                   "spawn); prints how to attach. Ctrl-C ends it.");
-    emul.add_option("--timeout", options_.timeout_s,
-                    "Wall seconds after which a run still going is cut (exit 3); 0: no limit.")
-        ->check(CLI::NonNegativeNumber);
+    add_real(emul, "--timeout", options_.timeout_s, 0.0, kMaxSeconds,
+             "Wall seconds after which a run still going is cut (exit 3); 0: no limit.");
     emul.add_option("--allow-user", allow_,
                     "A user (name or uid) whose tools may attach to this emulation's servers besides yours "
                     "(repeatable). They may ask for resources; they may not control, extend or release sessions "

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/hand_tool.hpp"
 #include "pmixflow/trace/info_text.hpp"
@@ -55,9 +56,8 @@ struct Target {
             ->capture_default_str();
     uri_opt->excludes(via_opt);  // a URI is one server already; --uri wins over --emulation
     app.add_option("--as", as, "The tool's PMIx namespace (default: the command and its pid, e.g. request-4242).");
-    app.add_option("--timeout", timeout_s, "Seconds to wait for the server and its answer.")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    add_real(app, "--timeout", timeout_s, 0.001, kMaxSeconds, "Seconds to wait for the server and its answer.")
+        ->default_str(number_text(timeout_s));
     app.add_flag("--json", json, "Print the answer as one JSON object.");
   }
 
@@ -85,9 +85,9 @@ struct AppOptions {
                              what +
                                  ": 'CMD ARGS' (`sleep 30` runs 30 s; another command needs --runtime), or a "
                                  "scenario's JSON app or array of apps.");
-    np_opt = app.add_option("--np", np, "Processes of the app.")->needs(app_opt);
-    runtime_opt = app.add_option("--runtime", runtime_s, "Seconds the app runs (a command other than `sleep N`).")
-                      ->check(CLI::NonNegativeNumber)
+    np_opt = add_whole<std::uint32_t>(app, "--np", np, 1, UINT32_MAX, "Processes of the app.")->needs(app_opt);
+    runtime_opt = add_real(app, "--runtime", runtime_s, 0.0, kMaxSeconds,
+                           "Seconds the app runs (a command other than `sleep N`).")
                       ->needs(app_opt);
   }
   bool given() const { return app_opt->count() > 0; }
