@@ -12,6 +12,7 @@
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/host_ranges.hpp"
+#include "pmixflow/vocab/input_file.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 
@@ -141,6 +142,7 @@ Machine pick_roles(sg4::Engine& engine, const PlatformOptions& o, const std::str
 Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
   if (!o.platform_file.empty()) {
     // SimGrid aborts on a file it cannot open; check first so the user gets a clear message.
+    refuse_directory(o.platform_file, "a platform file");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(o.platform_file, ec))
       throw InputError(o.platform_file, 0, "", "platform file not found");

@@ -40,7 +40,7 @@ TEST(BorderCli, ANearMissOptionIsSuggested) {
 
 TEST(BorderCli, ADirectoryIsNamedAsOne) {
   const auto dir = scratch_dir("dir");
-  for (const char* option : {"--scenario", "--trace"}) {
+  for (const char* option : {"--scenario", "--trace", "--platform", "--topology"}) {
     const auto r = run_pmixflow({"sim", option, dir.string()});
     EXPECT_EQ(r.exit_code, 2) << option;
     EXPECT_NE(r.err.find(dir.string() + ": is a directory"), std::string::npos) << r.err;

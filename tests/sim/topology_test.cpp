@@ -149,7 +149,9 @@ TEST(TopologyErrors, MissingFileIsNamed) {
   expect_input_error((kShippedTopologies / "no-such-topology.xml").string(), "not found");
 }
 
-TEST(TopologyErrors, DirectoryIsNamed) { expect_input_error(kShippedTopologies.string(), "not a regular file"); }
+TEST(TopologyErrors, DirectoryIsNamed) {
+  expect_input_error(kShippedTopologies.string(), "is a directory, not an hwloc topology file");
+}
 
 TEST(TopologyErrors, GarbageIsNamed) {
   const TempFile file("garbage.xml");

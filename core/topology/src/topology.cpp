@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/input_file.hpp"
 
 namespace pmixflow {
 namespace {
@@ -40,6 +41,7 @@ unsigned count(const Topology& topo, hwloc_obj_type_t type) {
 }
 
 void check_readable(const std::string& path) {
+  refuse_directory(path, "an hwloc topology file");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) fail(path, "hwloc topology file not found");
