@@ -14,6 +14,7 @@
 #include "pmixflow/emul/emulation.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 #include "run_options.hpp"
 
 namespace pmixflow::cli {
@@ -23,7 +24,7 @@ namespace {
 uid_t user_id(const std::string& who) {
   if (const auto n = parse_whole<uid_t>(who)) return *n;
   if (const passwd* p = ::getpwnam(who.c_str())) return p->pw_uid;
-  throw InputError("--allow-user", 0, "--allow-user", "no user '" + who + "' on this machine");
+  throw InputError("--allow-user", 0, "--allow-user", "no user " + quote_value(who) + " on this machine");
 }
 
 // A program installed beside `pmixflow`.

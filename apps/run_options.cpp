@@ -9,6 +9,7 @@
 #include "number_options.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 extern const char* const kDemoScenario;
@@ -24,7 +25,7 @@ void parse_queue_priorities(const std::vector<std::string>& entries, RunInputs& 
         eq == std::string::npos ? std::nullopt : parse_whole<int>(std::string_view(entry).substr(eq + 1));
     if (eq == 0 || !priority)
       throw InputError("--queue-priority", 0, "--queue-priority",
-                       "expects NAME=PRIORITY with a whole-number priority, got '" + entry + "'");
+                       "expects NAME=PRIORITY with a whole-number priority, got " + quote_value(entry));
     o.queue_priorities[entry.substr(0, eq)] = *priority;
   }
 }
@@ -44,7 +45,7 @@ void parse_preemptible(const std::string& preemptible, RunInputs& o) {
     const auto queue = parse_whole<std::int64_t>(rest.substr(0, comma));
     if (!queue)
       throw InputError("--preemptible", 0, "--preemptible",
-                       "expects \"all\" or SWF queue numbers separated by commas, got '" + preemptible + "'");
+                       "expects \"all\" or SWF queue numbers separated by commas, got " + quote_value(preemptible));
     o.preemptible_queues.push_back(*queue);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

@@ -19,6 +19,7 @@
 #include "pmixflow/trace/info_text.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 #include "tool_output.hpp"
 
 namespace pmixflow::cli {
@@ -66,7 +67,8 @@ struct Target {
     if (emulation.empty())
       throw InputError("", 0, "", "give --emulation DIR (pmixflow emul --hold prints it) or --uri URI");
     const bool known = via == "controller" || via == "scheduler" || (via.rfind("daemon:", 0) == 0 && via.size() > 7);
-    if (!known) throw InputError("", 0, "", "--via expects controller, scheduler or daemon:NODE, got '" + via + "'");
+    if (!known)
+      throw InputError("", 0, "", "--via expects controller, scheduler or daemon:NODE, got " + quote_value(via));
     return emul::server_of_emulation(emulation, via);
   }
 };
@@ -226,7 +228,7 @@ class SessionCommand final : public Command {
     if (session_ == "all") return kAllSessions;
     const auto id = parse_whole<std::uint32_t>(session_);
     if (!id || *id == kAllSessions)
-      throw InputError("", 0, "", "--session expects a session id or all, got '" + session_ + "'");
+      throw InputError("", 0, "", "--session expects a session id or all, got " + quote_value(session_));
     return *id;
   }
   // OPERATION[=VALUE] as the directive it names: PMIX_SESSION_SIGNAL=10, PMIX_SESSION_PAUSE=true.

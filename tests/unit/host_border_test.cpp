@@ -31,5 +31,14 @@ TEST(HostBorder, AHugeRangeIsRefusedBeforeItFillsMemory) {
   EXPECT_EQ(expand_host_names("n[8-10]").size(), 3u);
 }
 
+TEST(HostBorder, ALongTokenIsQuotedCut) {
+  const test::TempDir tmp;
+  const std::string path = tmp.write("hosts", "n01 " + std::string(100000, 'x') + "\n");
+  const InputError e = expect_input_error([&] { parse_hostfile(path, HostUse::Host); });
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_TRUE(Contains(e.detail(), "(100000 bytes)")) << e.detail();
+  EXPECT_LT(std::string(e.what()).size(), 400u);
+}
+
 }  // namespace
 }  // namespace pmixflow

@@ -8,6 +8,7 @@
 #include "pmixflow/results/csv.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow::diff_detail {
 namespace {
@@ -75,7 +76,7 @@ SharedColumns shared_columns(const JobTable& a, const JobTable& b, std::vector<s
     const auto& name = a.csv.columns[i];
     const auto it = std::find(b.csv.columns.begin(), b.csv.columns.end(), name);
     if (it == b.csv.columns.end()) {
-      notes.push_back("jobs.csv column '" + name + "' is only in A: not compared");
+      notes.push_back("jobs.csv column " + quote_value(name) + " is only in A: not compared");
       continue;
     }
     shared.index.emplace_back(i, static_cast<std::size_t>(it - b.csv.columns.begin()));
@@ -83,7 +84,7 @@ SharedColumns shared_columns(const JobTable& a, const JobTable& b, std::vector<s
   }
   for (const auto& name : b.csv.columns)
     if (std::find(a.csv.columns.begin(), a.csv.columns.end(), name) == a.csv.columns.end())
-      notes.push_back("jobs.csv column '" + name + "' is only in B: not compared");
+      notes.push_back("jobs.csv column " + quote_value(name) + " is only in B: not compared");
   return shared;
 }
 

@@ -5,6 +5,7 @@
 
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 namespace {
@@ -26,11 +27,12 @@ Address resolve_via(const std::string& via, std::size_t line, const Scenario& sc
   } catch (const InputError& e) {
     if (cluster.find(node) == Cluster::kHead)
       throw InputError(sc.origin, line, "via",
-                       "'" + node + "' is the head node: its daemon is the controller (use \"controller\")");
+                       quote_value(node) + " is the head node: its daemon is the controller (use \"controller\")");
     const auto& nodes = cluster.nodes();
     throw InputError(sc.origin, line, "via",
-                     "no single compute node '" + node + "': " + e.detail() + " (nodes are " + nodes[1].name + " .. " +
-                         nodes.back().name + ", or +n0 .. +n" + std::to_string(nodes.size() - 2) + ")");
+                     "no single compute node " + quote_value(node) + ": " + e.detail() + " (nodes are " +
+                         nodes[1].name + " .. " + nodes.back().name + ", or +n0 .. +n" +
+                         std::to_string(nodes.size() - 2) + ")");
   }
 }
 
@@ -87,12 +89,13 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
   for (const auto& exit : sc.requestor_exits) {
     const auto it = index.find(exit.requestor);
     if (it == index.end())
-      throw InputError(sc.origin, exit.line, "requestor", "no requestor named '" + exit.requestor + "' makes a call");
+      throw InputError(sc.origin, exit.line, "requestor",
+                       "no requestor named " + quote_value(exit.requestor) + " makes a call");
     d.requestors[it->second].schedule.emplace_back(exit.at, false);
   }
   for (const auto& [name, cred] : sc.credentials)
     if (!index.count(name))
-      throw InputError(sc.origin, 1, "requestors." + name, "no requestor named '" + name + "' makes a call");
+      throw InputError(sc.origin, 1, "requestors." + name, "no requestor named " + quote_value(name) + " makes a call");
 }
 
 }  // namespace
@@ -119,7 +122,8 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
     try {
       d.faults.push_back(NodeFaultAt{fault.at, one_node(fault.node, cluster, "node"), fault.fault});
     } catch (const InputError& e) {
-      throw InputError(sc.origin, fault.line, "node", "no single compute node '" + fault.node + "': " + e.detail());
+      throw InputError(sc.origin, fault.line, "node",
+                       "no single compute node " + quote_value(fault.node) + ": " + e.detail());
     }
   }
   return d;

@@ -54,7 +54,7 @@ std::uint32_t positive_count(std::string_view digits, std::string_view field, co
 
 std::string checked_name(std::string_view name, std::string_view field, const Where& at) {
   if (!is_host_name(name))
-    fail(at, field, "'" + std::string(field) + "' is not a valid host name (letters, digits, '-', '_', '.')");
+    fail(at, field, quote_value(field) + " is not a valid host name (letters, digits, '-', '_', '.')");
   return std::string(name);
 }
 
@@ -64,7 +64,7 @@ HostEntry parse_named(std::string_view entry, HostUse use, const Where& at) {
   if (colon == std::string_view::npos) return {checked_name(entry, entry, at), std::nullopt};
   if (use == HostUse::Activate)
     fail(at, entry,
-         "'" + std::string(entry) + "': activation cannot change slot counts, so ':N' is refused; name the node alone");
+         quote_value(entry) + ": activation cannot change slot counts, so ':N' is refused; name the node alone");
   HostEntry host{checked_name(entry.substr(0, colon), entry, at), std::nullopt};
   host.slots = positive_count(entry.substr(colon + 1), entry, at);
   return host;
@@ -73,16 +73,15 @@ HostEntry parse_named(std::string_view entry, HostUse use, const Where& at) {
 void parse_empty_nodes(std::string_view entry, HostUse use, HostSpec& spec, const Where& at) {
   if (use == HostUse::Activate)
     fail(at, entry,
-         "'" + std::string(entry) +
-             "' is refused for an activation: +e would pick nodes already in the DVM and start "
+         quote_value(entry) +
+             " is refused for an activation: +e would pick nodes already in the DVM and start "
              "nothing");
-  if (use == HostUse::NodeList)
-    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  if (use == HostUse::NodeList) fail(at, entry, quote_value(entry) + " is not allowed in a node list (names only)");
   spec.empty = true;
   if (entry.size() == 2) return;
-  if (entry[2] != ':') fail(at, entry, "unknown host form '" + std::string(entry) + "'");
+  if (entry[2] != ':') fail(at, entry, "unknown host form " + quote_value(entry));
   const auto n = parse_uint(entry.substr(3));
-  if (!n || *n == 0) fail(at, entry, "'" + std::string(entry) + "': +e:N needs a positive number of empty nodes");
+  if (!n || *n == 0) fail(at, entry, quote_value(entry) + ": +e:N needs a positive number of empty nodes");
   spec.empty_count = *n;
 }
 
@@ -90,19 +89,18 @@ void parse_empty_nodes(std::string_view entry, HostUse use, HostSpec& spec, cons
 // concrete nodes for a session, so none of them apply there.
 void parse_plus(std::string_view entry, HostUse use, HostSpec& spec, const Where& at) {
   if (entry.starts_with("+e")) return parse_empty_nodes(entry, use, spec, at);
-  if (use == HostUse::NodeList)
-    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  if (use == HostUse::NodeList) fail(at, entry, quote_value(entry) + " is not allowed in a node list (names only)");
   if (entry == "+all") {
     spec.all = true;
     return;
   }
   if (entry.starts_with("+n")) {
     const auto k = parse_uint(entry.substr(2));
-    if (!k) fail(at, entry, "'" + std::string(entry) + "': +nK needs a non-negative integer index K");
+    if (!k) fail(at, entry, quote_value(entry) + ": +nK needs a non-negative integer index K");
     spec.relative.push_back(*k);
     return;
   }
-  fail(at, entry, "unknown host form '" + std::string(entry) + "' (expected +all, +nK, +e or +e:N)");
+  fail(at, entry, "unknown host form " + quote_value(entry) + " (expected +all, +nK, +e or +e:N)");
 }
 
 std::string resolve_path(std::string_view path, const std::string& base_dir) {
@@ -113,8 +111,7 @@ std::string resolve_path(std::string_view path, const std::string& base_dir) {
 
 void parse_file_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
                       const Where& at) {
-  if (use == HostUse::NodeList)
-    fail(at, entry, "'" + std::string(entry) + "' is not allowed in a node list (names only)");
+  if (use == HostUse::NodeList) fail(at, entry, quote_value(entry) + " is not allowed in a node list (names only)");
   const auto path = trim(entry.substr(5));
   if (path.empty()) fail(at, entry, "'file=' needs a path");
   merge_host_specs(spec, parse_hostfile(resolve_path(path, base_dir), use));
@@ -135,7 +132,7 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
   if (first.starts_with('^')) {
     if (use == HostUse::NodeList) fail(at, first, "'^' exclusions are not allowed in a node list (names only)");
     spec.excluded.push_back(checked_name(std::string_view(first).substr(1), first, at));
-    if (std::string extra; tokens >> extra) fail(at, extra, "unexpected '" + extra + "' after an exclusion");
+    if (std::string extra; tokens >> extra) fail(at, extra, "unexpected " + quote_value(extra) + " after an exclusion");
     return;
   }
   HostEntry host = parse_named(first, use, at);
@@ -143,12 +140,12 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
   for (std::string token; tokens >> token;) {
     const std::string_view t = token;
     if (t.starts_with("slots=")) {
-      if (slots) fail(at, t, "slot count given twice for '" + host.name + "'");
+      if (slots) fail(at, t, "slot count given twice for " + quote_value(host.name));
       slots = positive_count(t.substr(6), t, at);
     } else if (t.starts_with("max_slots=")) {
       positive_count(t.substr(10), t, at);  // validated for typos, but no use here
     } else {
-      fail(at, t, "unknown token '" + token + "' (expected slots=N or max_slots=N)");
+      fail(at, t, "unknown token " + quote_value(token) + " (expected slots=N or max_slots=N)");
     }
   }
   // An activation starts daemons on nodes it already holds; their slot counts are fixed, so a
@@ -167,7 +164,7 @@ HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view or
     const auto comma = text.find(',', start);
     const auto raw = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
     const auto entry = trim(raw);
-    if (entry.empty()) fail(at, "", "empty entry in host list '" + std::string(text) + "'");
+    if (entry.empty()) fail(at, "", "empty entry in host list " + quote_value(text));
     parse_list_entry(entry, use, base_dir, spec, at);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -177,9 +174,9 @@ HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view or
 
 HostSpec parse_hostfile(const std::string& path, HostUse use) {
   if (std::filesystem::is_directory(path))
-    throw InputError(path, 0, "", "cannot read hostfile '" + path + "': it is a directory");
+    throw InputError(path, 0, "", "cannot read hostfile " + quote_value(path) + ": it is a directory");
   std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot read hostfile '" + path + "'");
+  if (!in) throw InputError(path, 0, "", "cannot read hostfile " + quote_value(path));
   HostSpec spec;
   Where at{path, 0};
   for (std::string raw; std::getline(in, raw);) {
@@ -188,7 +185,7 @@ HostSpec parse_hostfile(const std::string& path, HostUse use) {
     line = trim(line.substr(0, line.find('#')));
     if (!line.empty()) parse_hostfile_line(line, use, spec, at);
   }
-  if (in.bad()) throw InputError(path, at.line, "", "error while reading hostfile '" + path + "'");
+  if (in.bad()) throw InputError(path, at.line, "", "error while reading hostfile " + quote_value(path));
   return spec;
 }
 
@@ -212,7 +209,8 @@ std::vector<std::string> resolve_hosts(const HostSpec& spec, const std::vector<s
 
   for (const auto& host : spec.hosts) {
     if (!in_allocation.contains(host.name))
-      throw InputError(std::string(origin), 0, host.name, "node '" + host.name + "' is not in the allocation");
+      throw InputError(std::string(origin), 0, host.name,
+                       "node " + quote_value(host.name) + " is not in the allocation");
     pick(host.name);
   }
   for (const auto k : spec.relative) {
