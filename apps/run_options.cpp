@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include <climits>
 #include <cstdint>
 
 #include <filesystem>
@@ -21,12 +22,16 @@ namespace {
 void parse_queue_priorities(const std::vector<std::string>& entries, RunInputs& o) {
   for (const auto& entry : entries) {
     const auto eq = entry.find('=');
-    const auto priority =
-        eq == std::string::npos ? std::nullopt : parse_whole<int>(std::string_view(entry).substr(eq + 1));
-    if (eq == 0 || !priority)
+    if (eq == 0 || eq == std::string::npos)
       throw InputError("--queue-priority", 0, "--queue-priority",
                        "expects NAME=PRIORITY with a whole-number priority, got " + quote_value(entry));
-    o.queue_priorities[entry.substr(0, eq)] = *priority;
+    const std::string_view text = std::string_view(entry).substr(eq + 1);
+    int priority = 0;
+    if (const NumberFault fault = read_whole(text, priority); fault != NumberFault::None)
+      throw InputError("--queue-priority", 0, "--queue-priority",
+                       "the priority of " + quote_value(entry.substr(0, eq)) + ": " +
+                           number_refusal(fault, text, range_text(INT_MIN, INT_MAX)));
+    o.queue_priorities[entry.substr(0, eq)] = priority;
   }
 }
 

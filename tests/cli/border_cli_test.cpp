@@ -30,6 +30,8 @@ TEST(BorderCli, NumericOptionsAreCheckedAgainstTheirRange) {
   expect_refused({"sim", "--nodes", "4294967297"}, "--nodes: '4294967297' is out of range (1 to 4294967295)");
   expect_refused({"sim", "--jitter", "-0.1"}, "--jitter: '-0.1' is out of range (0 to 1000)");
   expect_refused({"sim", "--idle-actors", "many"}, "--idle-actors: 'many' is not a number");
+  expect_refused({"sim", "--queue-priority", "gold=99999999999"},
+                 "the priority of 'gold': '99999999999' is out of range (-2147483648 to 2147483647)");
   expect_refused({"sim", "--daemon-startup", "1e999"}, "--daemon-startup: '1e999' is out of range (0 to 4294967295)");
 }
 
