@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <ostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "pmixflow/sim/timed_processes.hpp"
 #include "pmixflow/sim/world.hpp"
 #include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "progress.hpp"
 
 namespace pmixflow::sim {
@@ -98,7 +100,13 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
     world.run();
     wall = progress.wall();
   }
-  return outputs.finish(world.stats().end_time, stats(world, wall), out, err);
+  if (const auto& failed = world.failure()) {
+    std::ostringstream where;
+    where << "at t=" << failed->at << " s in " << failed->party << ": ";
+    if (failed->policy) throw PolicyError(workload.policy, where.str() + failed->what);
+    throw InternalError(where.str() + failed->what);
+  }
+  return outputs.finish(world.stats().end_time, stats(world, wall), out, err, world.stats().stalled);
 }
 
 }  // namespace pmixflow::sim

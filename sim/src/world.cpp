@@ -125,7 +125,7 @@ void World::deliver_now(Party& to, Address from, Message msg) {
   Party* party = &to;
   to.env->after(0, [this, party, from, msg = std::move(msg)]() mutable {
     log_recv(*party, from, msg);
-    if (party->up) party->role->handle(from, std::move(msg));
+    if (party->up) contain(*party, [&] { party->role->handle(from, std::move(msg)); });
   });
 }
 
@@ -177,6 +177,33 @@ void World::run() {
   });
   sg4::Engine::get_instance()->run();
   stats_.end_time = sg4::Engine::get_clock();
+  if (pending_ > 0 && !failure_) stats_.stalled = outstanding();
+}
+
+void World::stop_run(const Party& p, std::string what, bool policy) {
+  // Nothing after this can be trusted: every other actor goes, then this one; the engine
+  // returns and the run reports the failure, its log left without a closing line.
+  failure_ = Failure{p.name, sg4::Engine::get_clock(), std::move(what), policy};
+  sg4::Actor::kill_all();
+  sg4::this_actor::exit();
+  std::abort();  // not reached: exit() unwinds this actor
+}
+
+std::string World::outstanding() const {
+  std::string out;
+  const auto add = [&](const Party& p) {
+    const std::size_t timers = p.env->armed();
+    if (p.on_its_way == 0 && timers == 0 && (p.up || !p.listening)) return;
+    if (!out.empty()) out += "; ";
+    out += p.name + ":";
+    if (!p.up && p.listening) out += " starting";
+    if (p.on_its_way) out += " " + std::to_string(p.on_its_way) + " messages undelivered";
+    if (timers) out += " " + std::to_string(timers) + " timers armed";
+  };
+  for (const auto& p : parties_) add(*p);
+  for (const auto& d : daemons_)
+    if (d) add(*d);
+  return std::to_string(pending_) + " units of work outstanding" + (out.empty() ? "" : " (" + out + ")");
 }
 
 void World::party_main(Party& p) {
@@ -270,7 +297,7 @@ void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   conn.peer = true;
   conn.from = env->from;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
-  p.role->handle(env->from, std::move(env->msg));
+  contain(p, [&] { p.role->handle(env->from, std::move(env->msg)); });
   if (shutdown) {
     p.up = false;
     p.listening = false;
@@ -327,13 +354,13 @@ void World::unpark(Parked& parked, bool resume) {
 
 void World::go_up(Party& p) {
   if (p.up) return;
-  if (!p.role) p.role = p.factory(*p.env);
+  if (!p.role) contain(p, [&] { p.role = p.factory(*p.env); });
   p.up = true;
   ++p.incarnation;  // a fresh process: its old connections are gone
   p.outgoing.clear();
   p.incoming_from.clear();
   log(p, ev::PartyUp{});
-  p.role->start();
+  contain(p, [&] { p.role->start(); });
 }
 
 void World::refuse_early(Party& p) {

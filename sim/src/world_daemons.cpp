@@ -47,22 +47,26 @@ void World::start_daemon(NodeId node) {
     if (parent) {
       // Tree spawn: a daemon launches its children once it is up itself.
       std::unique_lock lock(*quiet_->mutex);
-      while (!parent->up) parent->came_up->wait(lock);
+      while (!parent->up && parent->listening) parent->came_up->wait(lock);
     }
+    // A parent that never came up launches nothing: the launch fails, as PRRTE's does when a
+    // daemon of the tree does not report in.
+    const bool orphaned = parent && !parent->up;
     // The launch crosses the network from its launcher; then the daemon starts up, wires up
     // and reports in to the controller (its DaemonReady is a real message).
-    if (!local) {
+    if (!local && !orphaned) {
       sg4::Comm::sendto(from, p->host, options_.daemon_launch_bytes);
       sg4::this_actor::sleep_for(startup);
     }
     const NodeId node = p->address.index;
-    if (dead_nodes_.count(node) || failing_starts_.erase(node)) {
+    if (orphaned || dead_nodes_.count(node) || failing_starts_.erase(node)) {
       // The launch failed (the node is dead, or the daemon could not start): the launcher
       // reports it to the controller instead of a wire-up.
       p->listening = false;
       p->serving = false;
       log(*p, ev::DaemonStartFailed{});
       send(*p, Address::controller(), DaemonStartFailed{node});
+      p->came_up->notify_all();  // the daemons it was to launch give up too
       work_done();
       return;
     }

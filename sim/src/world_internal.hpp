@@ -9,10 +9,12 @@
 #include <queue>
 #include <unordered_map>
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
 #include "connection_table.hpp"
 #include "pmixflow/sim/world.hpp"
+#include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::sim {
 
@@ -45,6 +47,7 @@ class PartyEnv final : public Env {
     if (live_.erase(id)) world_.work_done();
   }
   bool wants(log::EventKind kind) const override { return world_.log_ && world_.log_->wants(kind); }
+  std::size_t armed() const { return live_.size(); }
   bool idle() {
     drop_cancelled();
     return heap_.empty();
@@ -78,7 +81,7 @@ class PartyEnv final : public Env {
       const TimerId id = heap_.top().id;
       heap_.pop();
       auto node = live_.extract(id);
-      node.mapped().fn();
+      world_.contain(party_, node.mapped().fn);
       world_.work_done();
     }
   }
@@ -164,5 +167,20 @@ struct World::Parked {
   std::list<Parked*>::iterator at;
   bool resume = false;  // false: the actor ends instead
 };
+
+template <class F>
+void World::contain(const Party& p, F&& body) {
+  try {
+    body();
+  } catch (const simgrid::ForcefulKillException&) {
+    throw;  // SimGrid's own unwinding of a killed actor
+  } catch (const PolicyError& e) {
+    stop_run(p, e.detail(), true);
+  } catch (const std::exception& e) {
+    stop_run(p, e.what(), false);
+  } catch (...) {
+    stop_run(p, "an exception that is not a std::exception", false);
+  }
+}
 
 }  // namespace pmixflow::sim

@@ -123,5 +123,26 @@ TEST(Faults, ARelayedPauseWhoseDaemonDiesNeverStopsAJobForEver) {
   });
 }
 
+TEST(Faults, DaemonsOfALaunchTreeWhoseParentNeverCameUpFailInsteadOfWaitingForEver) {
+  // 100 nodes at once: the first 64 are launched by the head node, the next by n001 once it
+  // is up (radix 64). n001 never comes up.
+  const auto dir = scratch_dir("tree");
+  const auto file = dir / "tree.jsonl";
+  std::ofstream(file)
+      << kHeader << R"({"at":0,"op":"daemon_start_fails","node":"n001"})"
+      << "\n"
+      << R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":8},"app":{"cmd":"sleep","argv":["10"],"np":8},"expect":{"status":"PMIX_SUCCESS"}})"
+      << "\n";
+  const auto r =
+      run_pmixflow({"sim", "--nodes", "100", "--scenario", file.string(), "--out", (dir / "out").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(check_invariants((dir / "out" / "events.jsonl").string()).ok());
+  std::size_t failed = 0;
+  log::LogReader reader((dir / "out" / "events.jsonl").string());
+  while (const auto* e = reader.next()) failed += e->kind == log::EventKind::DaemonStartFailed;
+  EXPECT_EQ(failed, 1u + 36u) << "n001 and the 36 daemons it was to launch (n065-n100)";
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace pmixflow::test

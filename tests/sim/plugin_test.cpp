@@ -158,6 +158,16 @@ TEST(Plugin, ALibraryWithoutAnEntryPointIsRefusedNamingIt) {
   EXPECT_TRUE(contains(r.output, "pmixflow_policy_create")) << r.output;
 }
 
+TEST(Plugin, APolicyThatThrowsIsNamedAsTheCulpritAndTheRunLooksCut) {
+  const PluginRun r = replay_with(PMIXFLOW_THROWING_POLICY);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "the policy '" + std::string(PMIXFLOW_THROWING_POLICY) + "' failed")) << r.output;
+  EXPECT_TRUE(contains(r.output, "in scheduler: vector::_M_range_check")) << r.output;
+  EXPECT_TRUE(contains(r.output, "its event log is cut")) << r.output;
+  EXPECT_FALSE(contains(r.output, "Sanitizer")) << r.output;
+  EXPECT_FALSE(contains(r.output, "internal error")) << r.output;
+}
+
 TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
   const std::string missing =
       (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();

@@ -45,8 +45,9 @@ RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run)
 
 RunOutputs::~RunOutputs() = default;
 
-int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err) {
-  log_.finish(end_time, "quiescent", stats.dump());
+int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err,
+                       const std::string& stalled) {
+  log_.finish(end_time, stalled.empty() ? std::string("quiescent") : "stalled: " + stalled, stats.dump());
   if (file_ && !file_->failure().empty()) throw std::runtime_error(file_->failure());
   const Report report = report_.report();
   std::string written;
@@ -62,6 +63,10 @@ int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostrea
       to << written << "\n";
     }
     to << report.failures_text;
+  }
+  if (!stalled.empty()) {
+    err << "pmixflow: the run stopped progressing at t=" << end_time << " s with work outstanding: " << stalled << "\n";
+    return 1;
   }
   return report.expectations_held ? 0 : 1;
 }

@@ -2,6 +2,9 @@
 // (tests/sim/plugin_test.cpp) checks pmixflow refuses with a clear message.
 //   PMIXFLOW_BROKEN_WRONG_API: built against a "future" policy API version.
 //   PMIXFLOW_BROKEN_NO_CREATE: the right version, but no pmixflow_policy_create entry point.
+//   PMIXFLOW_BROKEN_THROWS: loads, then throws the first time it is asked to decide.
+#include <stdexcept>
+
 #include "pmixflow/policies/plugin.hpp"
 
 #if defined(PMIXFLOW_BROKEN_WRONG_API)
@@ -23,6 +26,22 @@ extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete polic
 extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVersion; }
 extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
 
+#elif defined(PMIXFLOW_BROKEN_THROWS)
+
+namespace {
+class Throws final : public pmixflow::Policy {
+ public:
+  std::string_view name() const override { return "throws"; }
+  std::optional<std::uint64_t> next(const pmixflow::SchedulingView&) override {
+    throw std::out_of_range("vector::_M_range_check: __n (which is 7) >= this->size() (which is 0)");
+  }
+};
+}  // namespace
+
+extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVersion; }
+extern "C" pmixflow::Policy* pmixflow_policy_create(void) { return new Throws(); }
+extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
+
 #else
-#error "define PMIXFLOW_BROKEN_WRONG_API or PMIXFLOW_BROKEN_NO_CREATE"
+#error "define PMIXFLOW_BROKEN_WRONG_API, PMIXFLOW_BROKEN_NO_CREATE or PMIXFLOW_BROKEN_THROWS"
 #endif

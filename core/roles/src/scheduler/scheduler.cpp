@@ -149,7 +149,7 @@ void Scheduler::node_down(const std::string& name) {
     env_.log(ev::AllocDropped{.corr = q.pending.origin.corr,
                               .status = Status::ErrOutOfResource,
                               .detail = "a node went down: the machine can no longer hold it"});
-    answer(q.pending.origin, Status::ErrOutOfResource);
+    if (!q.pending.answered) answer(q.pending.origin, Status::ErrOutOfResource);
   }
   schedule();
 }

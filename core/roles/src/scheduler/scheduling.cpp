@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "pmixflow/roles/scheduler.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
 namespace pmixflow {
@@ -31,6 +32,17 @@ constexpr double kClockSteps = 1024;
 
 }  // namespace
 
+template <class F>
+auto Scheduler::consult(F&& ask) -> decltype(ask()) {
+  try {
+    return ask();
+  } catch (const std::exception& e) {
+    throw PolicyError(std::string(policy_->name()), e.what());
+  } catch (...) {
+    throw PolicyError(std::string(policy_->name()), "it threw something that is not a std::exception");
+  }
+}
+
 void Scheduler::schedule() {
   if (config_.batch_delay <= 0) {
     instant_ = env_.now();
@@ -52,7 +64,7 @@ void Scheduler::pass() {
   if (!rm_connected_ || queue_.empty()) return;
   live_.running(running_view_);
   View view(*this);
-  while (auto key = policy_->next(view)) {
+  while (auto key = consult([&] { return policy_->next(view); })) {
     const auto* q = [&]() -> const QueuedRequest* {
       for (const auto& v : queue_.view())
         if (v.key == *key) return &v;
@@ -62,7 +74,7 @@ void Scheduler::pass() {
     grant(std::move(*queue_.take(*key)));
   }
   if (!queue_.empty()) {
-    const auto victims = policy_->preempt(view);
+    const auto victims = consult([&] { return policy_->preempt(view); });
     if (!victims.empty()) preempt(victims);
   }
 }

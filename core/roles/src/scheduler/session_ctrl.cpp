@@ -113,6 +113,13 @@ void Scheduler::requeue(Live& live, double lost_cpu_s) {
   QueueEntry again = std::move(*live.requeue);
   again.pending.answered = true;
   env_.log(ev::AllocRequeued{.corr = live.corr, .alloc = live.alloc_id, .lost_cpu_s = lost_cpu_s});
+  if (!pool_.could_hold(again.pending.need)) {
+    // Nodes went down since it was granted: waiting again would be waiting for ever.
+    env_.log(ev::AllocDropped{.corr = live.corr,
+                              .status = Status::ErrOutOfResource,
+                              .detail = "requeued after preemption, but the machine can no longer hold it"});
+    return;
+  }
   queue_.enqueue(std::move(again));  // in its original place: its submit time is its own
 }
 

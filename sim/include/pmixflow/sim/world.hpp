@@ -7,6 +7,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -46,6 +47,9 @@ struct WorldStats {
   std::uint64_t daemons_started = 0;
   std::uint64_t actor_wakeups = 0;  // idle daemons brought back by a message
   double end_time = 0;
+  // Empty when the run ended quiet; else what was still outstanding when nothing could move
+  // any more (SimGrid found every actor blocked): the run did not finish.
+  std::string stalled;
 };
 
 using RoleFactory = std::function<std::unique_ptr<Role>(Env&)>;
@@ -71,13 +75,29 @@ class World {
   void fail_next_daemon_start(double at, NodeId node);
   // Runs until nothing is in flight and no timer is armed.
   void run();
+  // What is still outstanding, party by party: for a run that stopped progressing.
+  std::string outstanding() const;
 
   const WorldStats& stats() const { return stats_; }
   std::string_view name_of(Address a) const;
 
+  // A role threw: the run was stopped there (its log is cut). `policy`: the scheduler's policy
+  // threw, and is the culprit.
+  struct Failure {
+    std::string party;
+    double at = 0;
+    std::string what;
+    bool policy = false;
+  };
+  const std::optional<Failure>& failure() const { return failure_; }
+
  private:
   friend class PartyEnv;
   struct Party;
+  // Runs role code: no exception escapes into SimGrid; the first one stops the run.
+  template <class F>
+  void contain(const Party& p, F&& body);
+  [[noreturn]] void stop_run(const Party& p, std::string what, bool policy);
 
   Party* find(Address a) const;
   void party_main(Party& p);
@@ -127,6 +147,7 @@ class World {
   double wave_time_ = -1;  // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;
+  std::optional<Failure> failure_;
   struct Quiescence;
   std::unique_ptr<Quiescence> quiet_;
   std::list<Parked*> parked_;  // idle daemon actors, longest parked first

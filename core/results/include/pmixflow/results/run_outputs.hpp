@@ -32,7 +32,10 @@ class RunOutputs {
   // closing line, the report, the outputs, the summary on `out` (errors, and the summary when
   // the log goes to standard output, on `err`). Returns the run's exit status: 0 when every
   // expectation held, 1 otherwise. Throws std::runtime_error when the log could not be written.
-  int finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err);
+  // `stalled`: the run stopped progressing with this outstanding; it failed (1), and its
+  // closing line says so.
+  int finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err,
+             const std::string& stalled = {});
 
  private:
   OutputOptions options_;

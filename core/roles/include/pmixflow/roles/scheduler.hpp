@@ -114,6 +114,9 @@ class Scheduler final : public Role {
   Need need_of(const QueuedRequest& r) const;  // what the pool must hold for it
   void grant(QueueEntry&& q);
   void preempt(const std::vector<std::uint64_t>& keys);
+  // Calls the policy; what it throws comes out as a PolicyError naming it.
+  template <class F>
+  auto consult(F&& ask) -> decltype(ask());
 
   // The scenario's own calls (script.cpp)
   void arm_script();

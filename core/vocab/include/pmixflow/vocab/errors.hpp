@@ -39,4 +39,24 @@ class InputError : public std::runtime_error {
   std::string detail_;
 };
 
+// A scheduling policy (a shipped one or a user's library) failed while it was consulted: the
+// run names it as the culprit rather than reporting a bug of pmixflow's own.
+class PolicyError : public std::runtime_error {
+ public:
+  PolicyError(std::string policy, const std::string& what)
+      : std::runtime_error("the policy '" + policy + "' failed: " + what), policy_(std::move(policy)), detail_(what) {}
+  const std::string& policy() const { return policy_; }
+  const std::string& detail() const { return detail_; }  // what it said
+
+ private:
+  std::string policy_;
+  std::string detail_;
+};
+
+// What pmixflow itself got wrong: reported as a bug (exit 70), with what to send.
+class InternalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 }  // namespace pmixflow
