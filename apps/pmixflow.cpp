@@ -4,12 +4,14 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "exit_status.hpp"
 
 int main(int argc, char** argv) {
   using namespace pmixflow::cli;
   CLI::App app{
       "pmixflow: the PMIx allocation flow (RM <-> scheduler), simulated on SimGrid or emulated on real OpenPMIx."};
   app.require_subcommand(0, 1);
+  app.footer(kExitStatusHelp);
   app.failure_message(parse_failure);  // before the sub-commands, which inherit it
   std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
   auto add = [&](auto adder) {
