@@ -103,6 +103,22 @@ TEST(DiffCli, EasyAgainstFcfsNamesTheFirstDivergingEventAndTheJobsThatMoved) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DiffCli, ARunMissingAnOutputTheOtherHasIsNotComparedButRefused) {
+  const auto dir = scratch_dir("lacking");
+  const auto full = dir / "full", summary_only = dir / "summary-only";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", full.string()}).exit_code, 0);
+  std::filesystem::create_directories(summary_only);
+  std::filesystem::copy_file(full / "summary.json", summary_only / "summary.json");
+  const auto r = run_pmixflow({"diff", summary_only.string(), full.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.err, "A has summary.json")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "has events.jsonl, jobs.csv, summary.json")) << r.err;
+  EXPECT_FALSE(Contains(r.out, "equal")) << r.out;
+  // Two event logs named alone are still compared.
+  EXPECT_EQ(run_pmixflow({"diff", (full / "events.jsonl").string(), (full / "events.jsonl").string()}).exit_code, 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(DiffCli, AMissingRunIsBadInput) {
   const auto dir = scratch_dir("missing");
   ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", (dir / "a").string()}).exit_code, 0);

@@ -44,5 +44,22 @@ TEST(ExitStatus, ARunExitsZeroOneOrTwoAsItsOutcomeSays) {
   EXPECT_EQ(run_pmixflow({"sim", "--no-such-option"}).exit_code, 2);
 }
 
+TEST(ExitStatus, ARunIntoAnEarlierRunsDirectoryLeavesNothingOfThatRunBehind) {
+  const auto dir = scratch_dir("stale");
+  const auto out = dir / "out";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", out.string()}).exit_code, 0);
+  ASSERT_TRUE(std::filesystem::exists(out / "summary.json"));
+  // A run refused before it starts (a missing scenario) touches nothing: it wrote no output.
+  EXPECT_EQ(run_pmixflow({"sim", "--scenario", (dir / "missing.jsonl").string(), "--out", out.string()}).exit_code,
+            2);
+  EXPECT_TRUE(std::filesystem::exists(out / "summary.json"));
+  // A run without an event log: the earlier log does not stay beside its summary.
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", out.string()}).exit_code, 0);
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--no-events", "--out", out.string()}).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(out / "events.jsonl"));
+  EXPECT_TRUE(std::filesystem::exists(out / "summary.json"));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace pmixflow::test

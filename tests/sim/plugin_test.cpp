@@ -168,6 +168,22 @@ TEST(Plugin, APolicyThatThrowsIsNamedAsTheCulpritAndTheRunLooksCut) {
   EXPECT_FALSE(contains(r.output, "internal error")) << r.output;
 }
 
+TEST(Plugin, ARunStoppedByAThrowingPolicyLeavesNoOutputThatLooksComplete) {
+  const auto dir = scratch_dir("stopped");
+  const auto trace = dir / "t.swf";
+  std::ofstream(trace) << kPluginTrace;
+  const auto out = dir / "out";
+  ASSERT_EQ(run_pmixflow({"sim", "--trace", trace.string(), "--out", out.string(), "--quiet"}).exit_code, 0);
+  ASSERT_TRUE(std::filesystem::exists(out / "summary.json"));
+  const auto r = run_pmixflow(
+      {"sim", "--trace", trace.string(), "--policy", PMIXFLOW_THROWING_POLICY, "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "summary.json")) << "the earlier run's summary is still there";
+  EXPECT_FALSE(std::filesystem::exists(out / "jobs.csv"));
+  EXPECT_FALSE(contains(slurp(out / "events.jsonl"), "\"log.end\"")) << "the cut log has a closing line";
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
   const std::string missing =
       (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();

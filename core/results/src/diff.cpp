@@ -64,6 +64,7 @@ RunFiles locate_run(const std::string& path) {
     r.events = present("events.jsonl");
     r.jobs = present("jobs.csv");
     r.summary = present("summary.json");
+    r.is_dir = true;
     if (r.events.empty() && r.jobs.empty() && r.summary.empty())
       throw InputError(path, 0, "", "not a run directory: it has no events.jsonl, jobs.csv or summary.json");
     return r;
@@ -82,6 +83,13 @@ DiffReport diff_runs(const std::string& run_a, const std::string& run_b, const D
     if (pa.empty() != pb.empty())
       report.notes.push_back(std::string(what) + " is only in " + (pa.empty() ? "B" : "A") + ": not compared");
   };
+  // Two run directories are compared whole or not at all: one that lacks an output the other
+  // has (an interrupted run, a copy of its summary alone) could only be found "equal" on less.
+  if (a.is_dir && b.is_dir && describe(a) != describe(b))
+    throw InputError(run_a, 0, "",
+                     "the runs hold different outputs, so they cannot be compared whole: A has " + describe(a) +
+                         ", B (" + run_b + ") has " + describe(b) +
+                         "; compare two event logs by naming the events.jsonl files");
   only_one("events.jsonl", a.events, b.events);
   only_one("jobs.csv", a.jobs, b.jobs);
   only_one("summary.json", a.summary, b.summary);

@@ -30,6 +30,13 @@ RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run)
     std::error_code ec;
     std::filesystem::create_directories(options_.dir, ec);
     if (ec) throw InputError(options_.dir, 0, "--out", "cannot create the output directory: " + ec.message());
+    // An earlier run's outputs go before this run starts: none of them can be taken for this
+    // run's, whether it completes or not (README, "Outputs").
+    for (const char* earlier : {"summary.json", "jobs.csv", "recorded.csv", "events.jsonl"}) {
+      const auto path = std::filesystem::path(options_.dir) / earlier;
+      if (std::filesystem::remove(path, ec); ec)
+        throw InputError(path.string(), 0, "--out", "cannot remove an earlier run's output: " + ec.message());
+    }
   }
   if (const std::string path = log_path(options_); !path.empty()) {
     try {

@@ -18,6 +18,7 @@ struct RunFiles {
   std::string events;
   std::string jobs;
   std::string summary;
+  bool is_dir = false;  // a run directory (else an event log named alone)
 };
 
 // Resolves `path`; InputError naming it when it does not exist or holds none of the files.
