@@ -29,6 +29,10 @@ TEST(AppBehaviour, AnyOtherCommandRunsWhatItsEnvironmentSays) {
   const AppBehaviour none = app_behaviour(app("a.out", {}, {"PMIXFLOW_RUNTIME=soon", "PMIXFLOW_EXIT_CODE=3x"}));
   EXPECT_EQ(none.runtime_s, 0.0);
   EXPECT_EQ(none.exit_code, 0);
+  // Nor does a time that is not finite or past what PMIx carries: such a job would never end.
+  for (const char* runtime : {"PMIXFLOW_RUNTIME=inf", "PMIXFLOW_RUNTIME=nan", "PMIXFLOW_RUNTIME=1e300"})
+    EXPECT_EQ(app_behaviour(app("a.out", {}, {runtime})).runtime_s, 0.0) << runtime;
+  EXPECT_EQ(app_behaviour(app("sleep", {"inf"}, {})).runtime_s, 0.0);
   // The last value given for a name wins, as in a process environment built in order.
   EXPECT_EQ(app_behaviour(app("a.out", {}, {"PMIXFLOW_RUNTIME=1", "PMIXFLOW_RUNTIME=2"})).runtime_s, 2.0);
 }

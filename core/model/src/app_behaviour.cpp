@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "pmixflow/vocab/json_text.hpp"
+#include "pmixflow/vocab/numbers.hpp"
 
 namespace pmixflow {
 namespace {
@@ -20,11 +21,17 @@ bool parse_whole(const std::string& text, T& out) {
   return true;
 }
 
+// Seconds as the environment carries them, read as every input's are (vocab/numbers): "inf",
+// which from_chars takes, would make a job that never ends.
+bool parse_seconds(const std::string& text, double& out) {
+  return read_real(text, out, 0.0, kMaxSeconds) == NumberFault::None;
+}
+
 std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
 std::optional<double> sleep_seconds(const App& app) {
   double seconds = 0;
-  if (app.cmd == "sleep" && !app.argv.empty() && parse_whole(app.argv[0], seconds) && seconds >= 0) return seconds;
+  if (app.cmd == "sleep" && !app.argv.empty() && parse_seconds(app.argv[0], seconds)) return seconds;
   return std::nullopt;
 }
 
@@ -51,7 +58,7 @@ AppBehaviour app_behaviour(const App& app) {
     b.runtime_s = *s;
   } else if (auto v = value(kRuntimeVar)) {
     double seconds = 0;
-    if (parse_whole(*v, seconds) && seconds >= 0) b.runtime_s = seconds;
+    if (parse_seconds(*v, seconds)) b.runtime_s = seconds;
   }
   if (auto v = value(kExitCodeVar)) parse_whole(*v, b.exit_code);
   if (auto v = value(kFailLaunchVar)) b.fail_launch = *v == "1";
@@ -61,7 +68,7 @@ AppBehaviour app_behaviour(const App& app) {
   }
   if (auto v = value(kTickVar)) {
     double seconds = 0;
-    if (parse_whole(*v, seconds) && seconds > 0) b.tick_s = seconds;
+    if (parse_seconds(*v, seconds) && seconds > 0) b.tick_s = seconds;
   }
   return b;
 }
