@@ -146,7 +146,7 @@ Status Sessions::extend(Session& s, const InfoList& d) {
       const auto added = parse_node_slots(*list, cluster_);
       if (!added) return Status::ErrBadParam;
       for (const auto& [n, k] : *added) {
-        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const auto& e) { return e.first == n; });
+        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
         if (same != s.nodes.end()) {
           same->second += k;
         } else {
