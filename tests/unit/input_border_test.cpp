@@ -68,6 +68,7 @@ TEST(NumberRefusal, SaysWhatAndTheRangeInPlainNumbers) {
   EXPECT_EQ(number_refusal(NumberFault::NotFinite, "nan", range_text(0.0, 1.0)), "'nan' is not a finite number");
   EXPECT_EQ(range_text(0.0, std::numeric_limits<double>::max()), "at least 0");
   EXPECT_EQ(range_text(0.0, kMaxSeconds), "0 to 4294967295");
+  EXPECT_EQ(range_text(0.001, 1e6), "0.001 to 1000000");  // never "1e+06"
 }
 
 TEST(CheckedWhole, NamesFileLineAndField) {

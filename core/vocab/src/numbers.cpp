@@ -54,7 +54,10 @@ NumberFault whole(std::string_view text, Int& out, Int min, Int max) {
   return NumberFault::None;
 }
 
+// As a user writes a number: whole ones in digits ("1000000", never "1e+06"), others in their
+// shortest round-trip form ("0.001").
 std::string plain(double v) {
+  if (v == std::trunc(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
   std::string out;
   json_number_into(out, v);
   return out;
