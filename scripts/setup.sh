@@ -28,6 +28,11 @@ packages=(
   qt6-base-dev
   qt6-svg-dev
   fonts-dejavu-core
+  # The fuzz targets (scripts/fuzz.sh, the third pass of scripts/test.sh): clang and its
+  # libFuzzer runtime (libclang_rt.fuzzer, in libclang-rt-14-dev, which clang-14 only recommends).
+  clang-14
+  libclang-rt-14-dev
+  libfuzzer-14-dev
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

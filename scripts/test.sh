@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds pmixflow and runs every test twice: a RelWithDebInfo build, then a Debug build with
-# AddressSanitizer and UBSan (SimGrid on thread contexts, which ASan understands).
+# AddressSanitizer and UBSan (SimGrid on thread contexts, which ASan understands). A third pass
+# runs each fuzz target (fuzz/) for a few seconds under libFuzzer (scripts/fuzz.sh).
 #
 # Environment:
 #   PMIXFLOW_BUILD_DIR        first build (default: <repo>/build)
 #   PMIXFLOW_ASAN_BUILD_DIR   sanitizer build (default: <repo>/build-asan)
 #   PMIXFLOW_SKIP_SANITIZE=1  skip the sanitizer pass
+#   PMIXFLOW_FUZZ_BUILD_DIR   fuzz build (default: <repo>/build-fuzz)
+#   PMIXFLOW_FUZZ_SECONDS     seconds per fuzz target (default 5); 0 skips the fuzz pass
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,6 +48,23 @@ else
         ctest --test-dir "$asan_build" --output-on-failure -j2 \
       || failed+=("sanitizer tests ($asan_build)")
   fi
+fi
+
+# Pass 3: every parser under libFuzzer for a few seconds each, seeded from the shipped files (and
+# from pass 1's simulator runs). Skipped, and said so, where clang or libFuzzer is missing.
+fuzz_seconds="${PMIXFLOW_FUZZ_SECONDS:-5}"
+if [[ "$fuzz_seconds" == 0 ]]; then
+  say "pass 3: fuzzing skipped (PMIXFLOW_FUZZ_SECONDS=0)"
+else
+  say "pass 3: fuzz targets, ${fuzz_seconds}s each"
+  fuzz_status=0
+  PMIXFLOW_BUILD_DIR="$build" bash "$root/scripts/fuzz.sh" "$fuzz_seconds" || fuzz_status=$?
+  case "$fuzz_status" in
+    0) ;;
+    3) say "pass 3: SKIPPED: clang-14 with libFuzzer is not installed (not a failure)" ;;
+    1) failed+=("fuzzing: a finding (kept under ${PMIXFLOW_FUZZ_BUILD_DIR:-$root/build-fuzz}/findings; replay command above)") ;;
+    *) failed+=("fuzz build or run") ;;
+  esac
 fi
 
 if ((${#failed[@]} > 0)); then
