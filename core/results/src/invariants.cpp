@@ -16,6 +16,7 @@ struct CallState {
   std::size_t answers = 0;
   std::optional<Status> status;  // the first answer's
   bool caller_gone = false;      // the requestor exited before any answer
+  bool queued = false;           // waiting in the scheduler's queue
 };
 
 struct SessionState {
@@ -34,6 +35,7 @@ class Checker {
   std::map<std::string, CallState> calls_;  // by corr
   std::map<std::uint32_t, SessionState> sessions_;
   std::vector<std::string> breaches_;
+  bool rm_gone_ = false;  // the scheduler lost its RM and has not found it again
 };
 
 std::string field_text(const log::EventView& e, Field f) { return std::string(e.str(f).value_or("")); }
@@ -50,6 +52,18 @@ void Checker::apply(const log::EventView& e) {
     case EventKind::PartyDown:
       for (auto& [corr, c] : calls_)
         if (c.requestor == e.who && c.answers == 0) c.caller_gone = true;
+      // The DVM goes with its controller: no session outlives it.
+      if (e.who == "controller")
+        for (auto& [id, session] : sessions_) session.reclaimed = true;
+      break;
+    case EventKind::AllocQueued: calls_[field_text(e, Field::corr)].queued = true; break;
+    case EventKind::AllocGrant:
+    case EventKind::AllocDropped:
+    case EventKind::AllocAnswer: calls_[field_text(e, Field::corr)].queued = false; break;
+    case EventKind::RmLost:
+    case EventKind::RmAbsent: rm_gone_ = true; break;
+    case EventKind::SchedulerAttached:
+      if (e.who == "scheduler") rm_gone_ = false;
       break;
     case EventKind::SessionInstantiate:
       sessions_[static_cast<std::uint32_t>(e.uint(Field::session).value_or(0))].corr = field_text(e, Field::corr);
@@ -72,8 +86,13 @@ InvariantReport Checker::finish(const log::LogReader& reader) {
   r.breaches = std::move(breaches_);
   r.calls = calls_.size();
   r.sessions = sessions_.size();
-  for (const auto& [corr, c] : calls_)
-    if (c.answers == 0 && !c.caller_gone) r.breaches.push_back("call " + corr + " was never answered");
+  for (const auto& [corr, c] : calls_) {
+    if (c.answers > 0 || c.caller_gone || c.requestor.empty()) continue;
+    if (c.queued && rm_gone_)
+      r.waiting_for_rm.push_back(corr);
+    else
+      r.breaches.push_back("call " + corr + " was never answered");
+  }
   for (const auto& [id, s] : sessions_) {
     const std::string name = "session " + std::to_string(id);
     if (s.completes > 1)
@@ -100,7 +119,9 @@ InvariantReport Checker::finish(const log::LogReader& reader) {
 InvariantReport check_invariants(const std::string& path) {
   log::LogReader reader(path);
   reader.only(log::kind_set({EventKind::Call, EventKind::Answer, EventKind::PartyDown, EventKind::SessionInstantiate,
-                             EventKind::SessionReclaimed, EventKind::SessionComplete, EventKind::LogEnd}));
+                             EventKind::SessionReclaimed, EventKind::SessionComplete, EventKind::AllocQueued,
+                             EventKind::AllocGrant, EventKind::AllocDropped, EventKind::AllocAnswer, EventKind::RmLost,
+                             EventKind::RmAbsent, EventKind::SchedulerAttached, EventKind::LogEnd}));
   Checker checker;
   while (const log::EventView* e = reader.next()) checker.apply(*e);
   return checker.finish(reader);

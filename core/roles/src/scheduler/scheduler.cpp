@@ -87,6 +87,11 @@ void Scheduler::on(Address from, Notification&& event) {
                "its requestor's connection broke", true);
 }
 
+void Scheduler::on(Address from, SpawnRequest&& req) {
+  // A scheduler launches nothing: only the RM spawns (FLOW.md §7). Refused, never ignored.
+  env_.send(from, SpawnResponse{req.id, Status::ErrNotSupported, {}, {}, req.corr});
+}
+
 void Scheduler::rm_attached(std::string_view how) {
   rm_connected_ = true;
   env_.log(ev::SchedulerAttached{.how = how});

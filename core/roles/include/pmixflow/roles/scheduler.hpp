@@ -88,6 +88,7 @@ class Scheduler final : public Role {
   void on(Address from, Unreachable&& notice);
   void on(Address from, PeerLost&& notice);
   void on(Address from, Notification&& event);
+  void on(Address from, SpawnRequest&& req);
   template <class M>
   void on(Address, M&&) {}
 
