@@ -293,6 +293,13 @@ TEST(LogReader, TheHeaderIsCheckedFirst) {
   EXPECT_TRUE(Contains(old.what(), "version 1"));
   write_text(path, "job_id,workload_name\n");
   EXPECT_TRUE(Contains(expect_input_error([&] { log::LogReader r(path); }).what(), "not a pmixflow event log"));
+  // Found by fuzz/fuzz_diff_events: a format that is not a string was nlohmann's type error.
+  for (const char* format : {"0", "null", "[\"pmixflow-events\"]", "{}"}) {
+    write_text(path,
+               std::string(R"({"format":)") + format + R"(,"version":2,"env":"sim","seed":0,"inputs":{}})" + "\n");
+    const InputError e = expect_input_error([&] { log::LogReader r(path); });
+    EXPECT_EQ(e.field(), "format") << format;
+  }
   write_text(path, "");
   EXPECT_TRUE(Contains(expect_input_error([&] { log::LogReader r(path); }).what(), "empty"));
   EXPECT_TRUE(Contains(expect_input_error([&] { log::LogReader r(dir.file("none")); }).what(), "cannot read"));

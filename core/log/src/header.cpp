@@ -25,7 +25,10 @@ LogHeader parse_header(std::string_view line, const std::string& file) {
   } catch (const InputError& e) {
     throw fail(e.field(), "not a pmixflow event log: its first line is not a JSON header (" + e.detail() + ")");
   }
-  if (!j.is_object() || j.value("format", "") != kFormat)
+  // Looked at as it is: value("format", "") would throw nlohmann's own type error (an
+  // exception no reader expects) on a format that is not a string.
+  const auto format = j.find("format");
+  if (!j.is_object() || format == j.end() || !format->is_string() || format->get_ref<const std::string&>() != kFormat)
     throw fail("format", "not a pmixflow event log: the header's format is not \"" + std::string(kFormat) + "\"");
   int version = 0;
   if (!j.contains("version") ||
