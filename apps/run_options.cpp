@@ -76,22 +76,27 @@ void RunOptions::add_workload(CLI::App& app) {
   auto* scenario =
       app.add_option("--scenario", in_.scenario_file,
                      "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
-  app.add_option("--trace", in_.trace_file,
-                 "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
-                 "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
-                 "slots.")
-      ->excludes(scenario);
+  auto* trace =
+      app.add_option(
+             "--trace", in_.trace_file,
+             "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
+             "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
+             "slots.")
+          ->excludes(scenario);
   app.add_flag("--lenient", in_.lenient,
                "Skip and count malformed SWF lines, sort jobs listed out of submit order and renumber repeated job "
-               "numbers (counted in summary.json), instead of stopping at the first.");
+               "numbers (counted in summary.json), instead of stopping at the first.")
+      ->needs(trace);  // a scenario's lines are never skipped: refused rather than ignored
   app.add_flag("--compare-recorded", in_.compare_recorded,
                "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
                "imposed, SWF field 3) and add to summary.json the mean recorded wait, the mean absolute deviation, "
-               "the correlation and the share of jobs within 10 minutes of the recording.");
+               "the correlation and the share of jobs within 10 minutes of the recording.")
+      ->needs(trace);
   add_real(app, "--via-daemon", in_.via_daemon, 0.0, 1.0,
            "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
            "straight to the scheduler. Drawn from --seed.")
-      ->default_str(number_text(in_.via_daemon));
+      ->default_str(number_text(in_.via_daemon))
+      ->needs(trace);  // a scenario names each call's entry point itself
   add_whole<std::uint64_t>(app, "--seed", in_.seed, 0, UINT64_MAX,
                            "Seed of every random choice; the same inputs and seed give the same event log.")
       ->default_str(std::to_string(in_.seed));

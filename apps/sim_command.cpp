@@ -29,7 +29,7 @@ class SimCommand final : public Command {
 
  private:
   void add_machine(CLI::App& sim) {
-    sim.add_option(
+    auto* platform = sim.add_option(
         "--platform", knobs_.platform.platform_file,
         "SimGrid platform XML. Hosts named head, sched and login take those roles; otherwise the first three "
         "hosts do, and the rest are compute nodes. Without one, a cluster is generated (--nodes, --network).");
@@ -39,7 +39,8 @@ class SimCommand final : public Command {
     sim.add_option("--network", knobs_.platform.network,
                    "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
                    "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->excludes(platform);  // a platform file has its own network
     shape_.add_to(sim, "compute node");
   }
 

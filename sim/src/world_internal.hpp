@@ -170,6 +170,7 @@ struct World::Parked {
 
 template <class F>
 void World::contain(const Party& p, F&& body) {
+  if (failure_) return;  // stopped: no role acts any more, and what is in flight drains
   try {
     body();
   } catch (const simgrid::ForcefulKillException&) {

@@ -44,14 +44,29 @@ TEST(ExitStatus, ARunExitsZeroOneOrTwoAsItsOutcomeSays) {
   EXPECT_EQ(run_pmixflow({"sim", "--no-such-option"}).exit_code, 2);
 }
 
+TEST(ExitStatus, AnOptionThatDoesNotApplyIsRefusedWithTheReason) {
+  const std::string demo = source_path("traces/demo.jsonl");
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"sim", "--scenario", demo, "--lenient"}, "--lenient requires --trace"},
+      {{"sim", "--scenario", demo, "--compare-recorded"}, "--compare-recorded requires --trace"},
+      {{"sim", "--scenario", demo, "--via-daemon", "0.5"}, "--via-daemon requires --trace"},
+      {{"sim", "--platform", demo, "--network", "star"}, "excludes"},
+  };
+  for (const auto& [args, says] : cases) {
+    const auto r = run_pmixflow(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_NE(r.err.find("pmixflow: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+}
+
 TEST(ExitStatus, ARunIntoAnEarlierRunsDirectoryLeavesNothingOfThatRunBehind) {
   const auto dir = scratch_dir("stale");
   const auto out = dir / "out";
   ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", out.string()}).exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(out / "summary.json"));
   // A run refused before it starts (a missing scenario) touches nothing: it wrote no output.
-  EXPECT_EQ(run_pmixflow({"sim", "--scenario", (dir / "missing.jsonl").string(), "--out", out.string()}).exit_code,
-            2);
+  EXPECT_EQ(run_pmixflow({"sim", "--scenario", (dir / "missing.jsonl").string(), "--out", out.string()}).exit_code, 2);
   EXPECT_TRUE(std::filesystem::exists(out / "summary.json"));
   // A run without an event log: the earlier log does not stay beside its summary.
   ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", out.string()}).exit_code, 0);

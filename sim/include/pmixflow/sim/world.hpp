@@ -97,7 +97,7 @@ class World {
   // Runs role code: no exception escapes into SimGrid; the first one stops the run.
   template <class F>
   void contain(const Party& p, F&& body);
-  [[noreturn]] void stop_run(const Party& p, std::string what, bool policy);
+  void stop_run(const Party& p, std::string what, bool policy);
 
   Party* find(Address a) const;
   void party_main(Party& p);
