@@ -14,6 +14,7 @@
 #include "pmixflow/log/reference.hpp"
 #include "pmixflow/log/render.hpp"
 #include "pmixflow/log/sink.hpp"
+#include "pmixflow/results/invariants.hpp"
 #include "test_files.hpp"
 
 namespace pmixflow {
@@ -104,7 +105,9 @@ TEST(LogRender, AByteThatIsNotUtf8IsEscapedNotCopied) {
   log::EventBuilder b(ev::PartyUp::event_kind);
   fill(ev::PartyUp{}, b);
   std::string line;
-  log::render_line(line, b.view(1, "n\xff" "01"));
+  log::render_line(line, b.view(1,
+                                "n\xff"
+                                "01"));
   EXPECT_TRUE(Contains(line, R"("who":"n\u00ff01")")) << line;
   EXPECT_NO_THROW((void)nlohmann::json::parse(line));
 }
@@ -356,6 +359,27 @@ TEST(LogSink, AnEventLogCountsOnlyForSinksThatKeepEverything) {
   out.finish(1, "quiescent", "{}");
   EXPECT_EQ(out.events(), 0u);  // no log is being written: nothing to count
   EXPECT_EQ(picky.seen, (std::vector<log::EventKind>{log::EventKind::Call, log::EventKind::LogEnd}));
+}
+
+// ---------------------------------------------------------------- the invariants, read from a log
+
+TEST(Invariants, AWellBehavedLogHoldsAndEachBreachIsNamed) {
+  LogDir dir;
+  const ev::Call call1{.corr = "a#1", .what = "PMIX_ALLOC_NEW", .via = "controller"};
+  const ev::Call call2{.corr = "a#2", .what = "PMIX_ALLOC_NEW", .via = "controller"};
+  const ev::Answer ok1{.corr = "a#1", .what = "PMIX_ALLOC_NEW", .status = Status::Success, .info = {}, .latency = 0.5};
+  const ev::SessionReclaimed reclaimed{
+      .session = 5, .alloc = "alloc-5", .corr = "a#1", .nodes_to = "dvm-pool", .num_jobs = 0};
+  const ev::SessionComplete complete{.session = 5, .alloc = "alloc-5", .corr = "a#1"};
+  const auto good = check_invariants(write_log(dir, call1, ok1, reclaimed, complete));
+  EXPECT_TRUE(good.ok()) << good.breaches.front();
+  EXPECT_EQ(good.calls, 1u);
+
+  const auto bad = check_invariants(write_log(dir, call1, ok1, ok1, call2, complete, reclaimed, complete));
+  const std::set<std::string> said(bad.breaches.begin(), bad.breaches.end());
+  EXPECT_EQ(said, (std::set<std::string>{"call a#1 was answered 2 times", "call a#2 was never answered",
+                                         "session 5 was reported complete 2 times",
+                                         "session 5 was reported complete before it was reclaimed"}));
 }
 
 }  // namespace

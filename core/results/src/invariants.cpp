@@ -1,23 +1,16 @@
 #include "pmixflow/results/invariants.hpp"
 
 #include <map>
-#include <optional>
+#include <set>
 
 #include "pmixflow/log/reader.hpp"
+#include "pmixflow/results/ledger.hpp"
 
 namespace pmixflow {
 namespace {
 
 using log::EventKind;
 using log::Field;
-
-struct CallState {
-  std::string requestor;
-  std::size_t answers = 0;
-  std::optional<Status> status;  // the first answer's
-  bool caller_gone = false;      // the requestor exited before any answer
-  bool queued = false;           // waiting in the scheduler's queue
-};
 
 struct SessionState {
   std::string corr;
@@ -32,34 +25,26 @@ class Checker {
   InvariantReport finish(const log::LogReader& reader);
 
  private:
-  std::map<std::string, CallState> calls_;  // by corr
+  CallLedger calls_;              // what each requestor asked, and was answered
+  std::set<std::string> queued_;  // calls waiting in the scheduler's queue, by corr
   std::map<std::uint32_t, SessionState> sessions_;
-  std::vector<std::string> breaches_;
   bool rm_gone_ = false;  // the scheduler lost its RM and has not found it again
 };
 
 std::string field_text(const log::EventView& e, Field f) { return std::string(e.str(f).value_or("")); }
 
 void Checker::apply(const log::EventView& e) {
+  if (CallLedger::kinds().test(static_cast<std::size_t>(e.kind))) calls_.apply(e);
   switch (e.kind) {
-    case EventKind::Call: calls_[field_text(e, Field::corr)].requestor = std::string(e.who); break;
-    case EventKind::Answer: {
-      CallState& c = calls_[field_text(e, Field::corr)];
-      if (++c.answers == 1) c.status = e.status(Field::status);
-      if (c.answers == 2) breaches_.push_back("call " + field_text(e, Field::corr) + " was answered twice");
-      break;
-    }
     case EventKind::PartyDown:
-      for (auto& [corr, c] : calls_)
-        if (c.requestor == e.who && c.answers == 0) c.caller_gone = true;
       // The DVM goes with its controller: no session outlives it.
       if (e.who == "controller")
         for (auto& [id, session] : sessions_) session.reclaimed = true;
       break;
-    case EventKind::AllocQueued: calls_[field_text(e, Field::corr)].queued = true; break;
+    case EventKind::AllocQueued: queued_.insert(field_text(e, Field::corr)); break;
     case EventKind::AllocGrant:
     case EventKind::AllocDropped:
-    case EventKind::AllocAnswer: calls_[field_text(e, Field::corr)].queued = false; break;
+    case EventKind::AllocAnswer: queued_.erase(field_text(e, Field::corr)); break;
     case EventKind::RmLost:
     case EventKind::RmAbsent: rm_gone_ = true; break;
     case EventKind::SchedulerAttached:
@@ -83,15 +68,15 @@ void Checker::apply(const log::EventView& e) {
 
 InvariantReport Checker::finish(const log::LogReader& reader) {
   InvariantReport r;
-  r.breaches = std::move(breaches_);
-  r.calls = calls_.size();
+  r.calls = calls_.calls().size();
   r.sessions = sessions_.size();
-  for (const auto& [corr, c] : calls_) {
-    if (c.answers > 0 || c.caller_gone || c.requestor.empty()) continue;
-    if (c.queued && rm_gone_)
-      r.waiting_for_rm.push_back(corr);
+  for (const CallRecord& c : calls_.calls()) {
+    if (c.answers > 1) r.breaches.push_back("call " + c.corr + " was answered " + std::to_string(c.answers) + " times");
+    if (c.answered || c.caller_gone) continue;
+    if (queued_.count(c.corr) && rm_gone_)
+      r.waiting_for_rm.push_back(c.corr);
     else
-      r.breaches.push_back("call " + corr + " was never answered");
+      r.breaches.push_back("call " + c.corr + " was never answered");
   }
   for (const auto& [id, s] : sessions_) {
     const std::string name = "session " + std::to_string(id);
@@ -99,13 +84,13 @@ InvariantReport Checker::finish(const log::LogReader& reader) {
       r.breaches.push_back(name + " was reported complete " + std::to_string(s.completes) + " times");
     if (s.complete_before_reclaim) r.breaches.push_back(name + " was reported complete before it was reclaimed");
     if (s.reclaimed) continue;
-    const auto call = calls_.find(s.corr);
-    if (call == calls_.end()) continue;  // not a requestor's call (a scheduler's own, a trace job's)
-    if (call->second.caller_gone)
+    const CallRecord* call = calls_.find(s.corr);
+    if (!call) continue;  // not a requestor's call (a scheduler's own, a trace job's)
+    if (call->caller_gone)
       r.breaches.push_back(name + " is still held for call " + s.corr + ", whose requestor exited before its answer");
-    else if (call->second.status && *call->second.status != Status::Success)
+    else if (call->answered && call->status != Status::Success)
       r.breaches.push_back(name + " is still held for call " + s.corr + ", which was answered " +
-                           status_name(*call->second.status));
+                           status_name(call->status));
   }
   if (!reader.complete())
     r.breaches.push_back(reader.problem()
@@ -118,10 +103,11 @@ InvariantReport Checker::finish(const log::LogReader& reader) {
 
 InvariantReport check_invariants(const std::string& path) {
   log::LogReader reader(path);
-  reader.only(log::kind_set({EventKind::Call, EventKind::Answer, EventKind::PartyDown, EventKind::SessionInstantiate,
-                             EventKind::SessionReclaimed, EventKind::SessionComplete, EventKind::AllocQueued,
-                             EventKind::AllocGrant, EventKind::AllocDropped, EventKind::AllocAnswer, EventKind::RmLost,
-                             EventKind::RmAbsent, EventKind::SchedulerAttached, EventKind::LogEnd}));
+  reader.only(
+      CallLedger::kinds() |
+      log::kind_set({EventKind::SessionInstantiate, EventKind::SessionReclaimed, EventKind::SessionComplete,
+                     EventKind::AllocQueued, EventKind::AllocGrant, EventKind::AllocDropped, EventKind::AllocAnswer,
+                     EventKind::RmLost, EventKind::RmAbsent, EventKind::SchedulerAttached, EventKind::LogEnd}));
   Checker checker;
   while (const log::EventView* e = reader.next()) checker.apply(*e);
   return checker.finish(reader);

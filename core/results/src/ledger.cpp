@@ -40,6 +40,7 @@ void CallLedger::apply(const log::EventView& e) {
     const auto it = by_corr_.find(text(e, Field::corr));
     if (it == by_corr_.end()) return;
     CallRecord& c = calls_[it->second];
+    if (c.answers++ > 0) return;  // the requestor's library takes the first answer only
     c.answered = e.t;
     c.status = e.status(Field::status).value_or(Status::Error);
     c.answer_info = std::string(e.json(Field::info).value_or("[]"));
@@ -51,6 +52,11 @@ void CallLedger::apply(const log::EventView& e) {
       if (!calls_[i].answered && !calls_[i].caller_gone) calls_[i].caller_gone = e.t;
     waiting_.erase(it);
   }
+}
+
+const CallRecord* CallLedger::find(std::string_view corr) const {
+  const auto it = by_corr_.find(std::string(corr));
+  return it == by_corr_.end() ? nullptr : &calls_[it->second];
 }
 
 std::vector<const CallRecord*> CallLedger::by_requestor() const {

@@ -31,7 +31,8 @@ struct CallRecord {
   double sent = 0;
   std::optional<double> answered;
   Status status = Status::Success;  // when answered
-  std::string answer_info = "[]";   // the answer's PMIx info as JSON
+  std::string answer_info = "[]";   // the answer's PMIx info as JSON (the first answer's)
+  std::size_t answers = 0;          // more than one breaks FLOW.md's promise (invariants.hpp)
   // The requestor exited before any answer reached it: the call was abandoned, not left hanging.
   std::optional<double> caller_gone;
 };
@@ -42,6 +43,7 @@ class CallLedger {
   void apply(const log::EventView& e);
   // In the order the calls were placed.
   const std::vector<CallRecord>& calls() const { return calls_; }
+  const CallRecord* find(std::string_view corr) const;
   // Grouped by requestor, requestors in the order of their first line, each one's calls in
   // the order placed: how a scenario lists them.
   std::vector<const CallRecord*> by_requestor() const;
