@@ -405,7 +405,8 @@ void World::send(Party& from, Address to, Message&& msg) {
   stats_.bytes += size;
   work_added();
   auto& conn = from.outgoing[to];
-  if (conn.incarnation != dest->incarnation) conn = Party::Outgoing{dest->incarnation, 0, to};
+  // `to` also on a fresh entry for a receiver still at incarnation 0 (a daemon starting).
+  if (conn.incarnation != dest->incarnation || conn.next == 0) conn = Party::Outgoing{dest->incarnation, 0, to};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   ++dest->on_its_way;
   if (dest->transient) wake(*dest);
