@@ -4,11 +4,11 @@
 // times, faults, daemons), conductor_end.cpp (quiescence, stopping, the end).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +26,7 @@
 #include "pmixflow/log/events.hpp"
 #include "pmixflow/log/sink.hpp"
 #include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/trace/fault_triggers.hpp"
 
 namespace pmixflow::emul {
 
@@ -61,10 +62,10 @@ class Conductor {
     std::unique_ptr<FrameLink> link;
     bool set_up = false;  // it has its set-up: it may be told where the servers are
     bool ready = false;
-    bool went = false;     // told to go
+    bool went = false;  // told to go
     bool go_when_ready = false;
     bool idle = true;
-    bool killed = false;   // by us: a fault or the scenario's stop
+    bool killed = false;    // by us: a fault or the scenario's stop
     bool up_again = false;  // killed, and to come up again once its process has gone
     bool exited = false;
     bool start_fails = false;  // a daemon told to fail before its wire-up
@@ -98,7 +99,6 @@ class Conductor {
   void at(double t, std::function<void()> fn);
   void bring_up(Address a);
   void take_down(Address a);
-  void fail_node(NodeId node);
   void start_daemon(NodeId node);
   void daemon_start_failed(NodeId node);
   void start_clock();
@@ -111,6 +111,15 @@ class Conductor {
     fill(event, b);
     merge_.add(log::decode_event(log::encode_event(b.view(clock_.now(), who))));
   }
+
+  // conductor_faults.cpp
+  void arm_faults();
+  void carry_out(const FaultAt& f);
+  void fail_node(NodeId node);
+  void kill_daemon(NodeId node);
+  void return_node(NodeId node);
+  void restart_daemon(NodeId node);
+  void stall_scheduler(double lasting);
 
   // conductor_end.cpp
   std::string still_going() const;
@@ -132,9 +141,12 @@ class Conductor {
   Directory directory_;
   EventMerge merge_;
   std::map<std::uint64_t, std::unique_ptr<Party>> parties_;  // every process started, by serial
-  std::map<Address, std::uint64_t> current_;                  // each party's latest process
+  std::map<Address, std::uint64_t> current_;                 // each party's latest process
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
+  std::set<NodeId> lost_daemons_;  // killed by a fault: a repair starts them again
+  std::vector<FaultAt> triggered_;
+  std::unique_ptr<FaultTriggers> triggers_;
   std::size_t timeline_pending_ = 0;  // actions of the deployment still to come
   SteadyClock::time_point last_activity_;
   LoopTimer quiet_check_ = 0;

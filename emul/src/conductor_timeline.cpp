@@ -81,12 +81,7 @@ void Conductor::arm_timeline() {
   arm(Address::scheduler(), deployment_.scheduler_schedule);
   for (std::uint32_t i = 0; i < deployment_.requestors.size(); ++i)
     arm(Address::requestor(i), deployment_.requestors[i].schedule);
-  for (const auto& f : deployment_.faults) {
-    if (f.fault == NodeFault::Dies)
-      at(f.at, [this, node = f.node] { fail_node(node); });
-    else
-      at(f.at, [this, node = f.node] { failing_starts_.insert(node); });
-  }
+  arm_faults();
 }
 
 void Conductor::at(double t, std::function<void()> fn) {
@@ -104,7 +99,8 @@ void Conductor::bring_up(Address a) {
     // starts once it has, so that its peers hear of the loss before they meet the new one.
     if (p->killed) p->up_again = true;
     // Started ahead (start()): it goes now, or as soon as it is ready.
-    else if (!p->went) p->ready ? go(*p) : void(p->go_when_ready = true);
+    else if (!p->went)
+      p->ready ? go(*p) : void(p->go_when_ready = true);
     return;
   }
   spawn(a).go_when_ready = true;
@@ -116,17 +112,6 @@ void Conductor::take_down(Address a) {
   p->killed = true;
   signal_child(p->child.pid, SIGKILL);
   log_as(p->name, ev::PartyDown{});
-}
-
-void Conductor::fail_node(NodeId node) {
-  if (!dead_nodes_.insert(node).second) return;
-  // The controller's own view of the node's death is its lost link to the daemon; the event
-  // saying the node died comes from it, as in the simulator.
-  if (Party* c = find(Address::controller())) send(*c, control::NodeFault{node});
-  if (Party* d = find(Address::daemon(node))) {
-    d->killed = true;
-    signal_child(d->child.pid, SIGKILL);  // its jobs die with it (parent-death signal)
-  }
 }
 
 void Conductor::start_daemon(NodeId node) {
@@ -155,8 +140,7 @@ void Conductor::start_daemon(NodeId node) {
 void Conductor::daemon_start_failed(NodeId node) {
   const std::string name(directory_.name_of(Address::daemon(node)));
   log_as(name, ev::DaemonStartFailed{});
-  if (Party* c = find(Address::controller()))
-    send(*c, control::Inject{Address::daemon(node), DaemonStartFailed{node}});
+  if (Party* c = find(Address::controller())) send(*c, control::Inject{Address::daemon(node), DaemonStartFailed{node}});
 }
 
 }  // namespace pmixflow::emul

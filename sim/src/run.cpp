@@ -58,12 +58,7 @@ void place(World& world, const Deployment& d, const SimMachine& m, const std::st
         r.schedule);
     world.set_credentials(i, r.credentials);
   }
-  for (const auto& fault : d.faults) {
-    if (fault.fault == NodeFault::Dies)
-      world.fail_node(fault.at, fault.node);
-    else
-      world.fail_next_daemon_start(fault.at, fault.node);
-  }
+  for (const auto& fault : d.faults) world.inject(fault);
   ProcessTiming timing;
   timing.jitter = k.jitter;
   timing.seed = seed;

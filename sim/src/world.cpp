@@ -64,37 +64,6 @@ void World::set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)
   daemon_factory_ = std::move(factory);
 }
 
-void World::fail_node(double at, NodeId node) {
-  // Carried out by the controller's actor: it is the party that notices the loss.
-  Party* controller = find(Address::controller());
-  controller->env->arm(
-      at, [this, node] { kill_node(node); }, true);
-}
-
-void World::fail_next_daemon_start(double at, NodeId node) {
-  Party* controller = find(Address::controller());
-  controller->env->arm(
-      at, [this, node] { failing_starts_.insert(node); }, true);
-}
-
-void World::kill_node(NodeId node) {
-  if (!dead_nodes_.insert(node).second) return;
-  Party* controller = find(Address::controller());
-  log(*controller, ev::NodeFail{.node = cluster_.node(node).name});
-  Party* daemon = node < daemons_.size() ? daemons_[node].get() : nullptr;
-  if (!daemon || !daemon->listening) return;  // no daemon there: nobody notices until one is launched
-  // The daemon and its processes die with the node: nothing it had armed happens, what is
-  // sent to it is refused, and its connection to the controller breaks.
-  daemon->up = false;
-  daemon->listening = false;
-  daemon->env->clear_role_timers();
-  refuse_early(*daemon);
-  deliver_now(*controller, daemon->address, PeerLost{daemon->address});
-  // Its other connections break too: a call waiting in the daemon is answered by the tool's
-  // own library (PMIX_ERR_UNREACH), as a real tool whose server dies sees it.
-  break_connections(*daemon, controller);
-}
-
 void World::break_connections(Party& p, const Party* told_already) {
   // Every peer learns it at once, as from a closed socket: those that sent to `p` and those
   // `p` sent to, whichever way the connection was opened. A requestor that exits with a call
@@ -171,7 +140,9 @@ void World::run() {
     party->serving = true;
     sg4::Actor::create(p->name, p->host, [this, party] { party_main(*party); });
   }
-  // The run ends when the flow is quiet: nothing in flight, no timer armed, no daemon starting.
+  start_faults();
+  // The run ends when the flow is quiet: nothing in flight, no timer armed, no daemon starting,
+  // no fault to come.
   sg4::Actor::create("pmixflow-main", machine_.login, [this] {
     std::unique_lock lock(*quiet_->mutex);
     while (pending_ > 0) quiet_->cv->wait(lock);
@@ -225,8 +196,11 @@ void World::serve(Party& p, std::size_t& cancelled) {
       if (p.transient && p.env->idle() && p.on_its_way == 0) break;
       receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
     }
-    if (sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0) {
+    const bool timer = sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0;
+    hold_while_stalled(p);
+    if (timer) {
       p.env->fire_due();
+      if (!fired_.empty()) release_fired();
       if (p.transient && p.env->idle() && p.on_its_way == 0) {
         receive.front()->cancel();
         receive.clear();
@@ -239,6 +213,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
     std::unique_ptr<Envelope> env(p.incoming);
     p.incoming = nullptr;
     accept(p, std::move(env));
+    if (!fired_.empty()) release_fired();
   }
   if (!p.listening) {
     // Gone for good (a daemon that exited): whatever was already sent here is refused.

@@ -66,6 +66,7 @@ void World::start_daemon(NodeId node) {
       p->serving = false;
       log(*p, ev::DaemonStartFailed{});
       send(*p, Address::controller(), DaemonStartFailed{node});
+      if (!fired_.empty()) release_fired();
       p->came_up->notify_all();  // the daemons it was to launch give up too
       work_done();
       return;

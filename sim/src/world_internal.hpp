@@ -153,6 +153,14 @@ struct World::Party {
   ConnectionTable<Outgoing> outgoing;
   ConnectionTable<Incoming> incoming_from;
   Parked* parked = nullptr;  // its idle actor, while one waits parked
+  double stalled_until = 0;  // a stalled process handles nothing before then (scheduler_stall)
+};
+
+// Faults still to come, in time order (faults at the same time in the order queued), and the
+// semaphore that wakes the fault actor when one is queued ahead of those it waits for.
+struct World::FaultQueue {
+  sg4::SemaphorePtr wake = sg4::Semaphore::create(0);
+  std::multimap<double, FaultAt> due;
 };
 
 struct World::Quiescence {
@@ -182,6 +190,7 @@ void World::contain(const Party& p, F&& body) {
   } catch (...) {
     stop_run(p, "an exception that is not a std::exception", false);
   }
+  if (!fired_.empty()) release_fired();
 }
 
 }  // namespace pmixflow::sim

@@ -65,9 +65,21 @@ TEST_P(Stated, ASchedulerKilledAndRestartedLeavesNoCallerHanging) {
   holds_everything(simulate("fault-scheduler-restart.jsonl"), 7);
 }
 
-TEST_P(Stated, AControllerKilledLeavesNoCallerHanging) { holds_everything(simulate("fault-controller-killed.jsonl"), 5); }
+TEST_P(Stated, AControllerKilledLeavesNoCallerHanging) {
+  holds_everything(simulate("fault-controller-killed.jsonl"), 5);
+}
 
 TEST_P(Stated, JobsThatFailOnTheirOwnEndTheirSessions) { holds_everything(simulate("fault-job-exits.jsonl"), 5); }
+
+TEST_P(Stated, ADaemonRestartedOnALiveNodeBringsTheNodeBack) {
+  holds_everything(simulate("fail-daemon-restart.jsonl"), 10);
+}
+
+TEST_P(Stated, ARepairedNodeIsUsedAgain) { holds_everything(simulate("fail-node-returns.jsonl"), 10); }
+
+TEST_P(Stated, AStalledSchedulerMakesCallsLateNotFailed) {
+  holds_everything(simulate("fail-scheduler-stall.jsonl"), 7);
+}
 
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {

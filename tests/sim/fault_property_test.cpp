@@ -48,6 +48,7 @@ class Generator {
   }
   void call(const std::string& who);
   void fault();
+  std::string trigger();
   bool controller_failed_ = false;
 
   std::mt19937_64 rng_;
@@ -79,16 +80,45 @@ void Generator::call(const std::string& who) {
   }
 }
 
+// What a triggered fault waits for: a step of a call's flight, or the nth of something.
+std::string Generator::trigger() {
+  const std::string nth = R"(,"nth":)" + std::to_string(1 + pick(3));
+  switch (pick(5)) {
+    case 0: return R"("when":{"ev":"recv","who":"daemon:)" + node() + R"(","msg":"alloc_request"})";
+    case 1: return R"("when":{"ev":"alloc.grant"})" + nth;
+    case 2: return R"("when":{"ev":"session.complete"})" + nth;
+    case 3: return R"("when":{"ev":"job.launch"})" + nth;
+    default: return R"("when":{"ev":"recv","who":"controller","msg":"session_ctrl"})" + nth;
+  }
+}
+
 void Generator::fault() {
   const double at = time(0.5, 9);
-  switch (pick(5)) {
-    case 0: line(at, R"("op":"node_fail","node":")" + node() + R"(")"); break;
+  // Every other fault happens when something happens rather than at a time.
+  const bool triggered = chance(0.5);
+  const auto put = [&](const std::string& body) {
+    if (!triggered) return line(at, body);
+    std::ostringstream l;
+    l.precision(9);
+    l << "{" << body << "," << trigger() << R"(,"delay":)" << (chance(0.5) ? 0.0 : time(0, 0.01)) << "}\n";
+    lines_ += l.str();
+  };
+  const std::string repair = chance(0.5) ? "" : std::to_string(time(0.001, 3));
+  switch (pick(8)) {
+    case 0:
+      put(R"("op":"node_fail","node":")" + node() + "\"" + (repair.empty() ? "" : R"(,"return_after":)" + repair));
+      break;
     case 1: line(at, R"("op":"requestor_exit","requestor":")" + requestors_[pick(4)] + R"(")"); break;
     case 2:
       line(at, R"("op":"scheduler_detach")");
       line(at + time(0.001, 2), R"("op":"scheduler_attach")");
       break;
-    case 3: line(at, R"("op":"daemon_start_fails","node":")" + node() + R"(")"); break;
+    case 3: put(R"("op":"daemon_start_fails","node":")" + node() + R"(")"); break;
+    case 4:
+      put(R"("op":"daemon_fail","node":")" + node() + "\"" + (repair.empty() ? "" : R"(,"restart_after":)" + repair));
+      break;
+    case 5: put(R"("op":"scheduler_stall","for":)" + std::to_string(time(0.001, 3))); break;
+    case 6: put(R"("op":"node_return","node":")" + node() + R"(")"); break;
     default:
       if (!std::exchange(controller_failed_, true)) line(at, R"("op":"controller_fail")");
   }

@@ -57,6 +57,26 @@ TEST(ResourcePool, ExtendedHoldingsAreListedAsOneSet) {
   EXPECT_EQ(slot_counts(held), (SlotList{{1, 2}, {2, 3}}));
 }
 
+TEST(ResourcePool, ANodeBackFromDownOffersOnlyTheSlotsNobodyStillHolds) {
+  const Cluster c = machine();
+  ResourcePool pool(c, false);
+  const SlotRuns a = pool.take(Need{2, 0, {}});  // n01's slots 0-1
+  const SlotRuns b = pool.take(Need{2, 0, {}});  // n01's slots 2-3
+  ASSERT_TRUE(pool.node_down(1));
+  EXPECT_FALSE(pool.node_down(1));
+  EXPECT_EQ(pool.total(), 8u);
+  EXPECT_FALSE(pool.could_hold(Need{12, 3, {}}));
+  pool.give_back(a);  // handed back while the node is down: free when it returns
+  ASSERT_TRUE(pool.node_up(1));
+  EXPECT_FALSE(pool.node_up(1));
+  EXPECT_EQ(pool.total(), 12u);
+  EXPECT_EQ(pool.free(), 10u);  // b still holds two of n01's slots
+  EXPECT_FALSE(pool.fits(Need{12, 3, {}}));
+  EXPECT_EQ(pool.resources(pool.take(Need{2, 0, {}})), "0-1");
+  pool.give_back(b);
+  EXPECT_TRUE(pool.could_hold(Need{12, 3, {}}));
+}
+
 TEST(IntervalSet, WritesAndCountsBatsimsSyntax) {
   EXPECT_EQ(interval_set({7, 1, 2, 3, 3, 9, 10}), "1-3 7 9-10");
   EXPECT_EQ(interval_set({}), "");

@@ -94,16 +94,16 @@ json info_match(const json& value, const Reader& r, const std::string& field) {
   return out;
 }
 
-EventMatch read_count(const json& c, const Reader& r) {
+EventMatch read_match(const json& c, const Reader& r, const std::string& where) {
   if (!c.is_object() || !c.contains("ev") || !c["ev"].is_string())
-    r.fail("count", "expects {\"ev\":KIND, \"who\":PARTY, FIELD:VALUE...}");
+    r.fail(where, "expects {\"ev\":KIND, \"who\":PARTY, FIELD:VALUE...}");
   EventMatch m;
   const auto kind = log::find_kind(c["ev"].get<std::string>());
-  if (!kind) r.fail("count.ev", "not a kind of event (`pmixflow events` lists them): " + cut_value(c["ev"].dump()));
+  if (!kind) r.fail(where + ".ev", "not a kind of event (`pmixflow events` lists them): " + cut_value(c["ev"].dump()));
   m.kind = *kind;
   for (const auto& [key, value] : c.items()) {
     if (key == "ev") continue;
-    const std::string field = "count." + key;
+    const std::string field = where + "." + key;
     if (key == "who") {
       if (!value.is_string()) r.fail(field, "expects a party name, e.g. \"scheduler\" or \"daemon:*\"");
       m.who = value.get<std::string>();
@@ -119,7 +119,7 @@ EventMatch read_count(const json& c, const Reader& r) {
     }
     const bool scalar = value.is_string() || value.is_number() || value.is_boolean();
     if (!scalar || type == log::FieldType::Info || type == log::FieldType::Apps || type == log::FieldType::Json)
-      r.fail(field, "a count matches fields with a single value (string, number, bool or status)");
+      r.fail(field, "an event is matched by fields with a single value (string, number, bool or status)");
     if (type == log::FieldType::Status && !(value.is_string() && parse_status(value.get<std::string>())))
       r.fail(field, "expects a PMIx status or event name, got " + cut_value(value.dump()));
     m.fields.emplace_back(*f, value);
@@ -200,12 +200,16 @@ Assertion parse_assertion(const json& j, std::size_t line, const AssertFail& fai
     if (a.after.find('#') == std::string::npos) r.fail("after", "names a call, `requestor#n`");
   }
   read_subject(j, r, a);
-  if (a.subject == AssertSubject::Count) a.count = read_count(j["count"], r);
+  if (a.subject == AssertSubject::Count) a.count = read_match(j["count"], r, "count");
   read_properties(j, r, a);
   a.source = json::object();
   for (const auto& [key, value] : j.items())
     if (key != "op" && key != "at" && key != "after" && key != "comment" && key != "line") a.source[key] = value;
   return a;
+}
+
+EventMatch parse_event_match(const nlohmann::json& j, const std::string& where, const AssertFail& fail) {
+  return read_match(j, Reader(j, fail), where);
 }
 
 json to_json(const Assertion& a) {

@@ -67,6 +67,11 @@ std::string yes_no(bool b) { return b ? "true" : "false"; }
 
 }  // namespace
 
+bool event_matches(const EventMatch& m, const log::EventView& e) {
+  if (m.kind != e.kind || !who_matches(e.who, m.who)) return false;
+  return std::all_of(m.fields.begin(), m.fields.end(), [&e](const auto& f) { return matches(e[f.first], f.second); });
+}
+
 AssertionChecker::AssertionChecker(std::vector<Assertion> assertions, std::vector<std::string> compute_nodes)
     : compute_nodes_(std::move(compute_nodes)) {
   for (auto& a : assertions) pending_.push_back(Pending{std::move(a), 0});
@@ -109,11 +114,7 @@ void AssertionChecker::finish() {
 
 void AssertionChecker::count(const log::EventView& e) {
   for (auto& p : pending_) {
-    const EventMatch& m = p.a.count;
-    if (p.a.subject != AssertSubject::Count || m.kind != e.kind || !who_matches(e.who, m.who)) continue;
-    const bool all =
-        std::all_of(m.fields.begin(), m.fields.end(), [&e](const auto& f) { return matches(e[f.first], f.second); });
-    if (all) ++p.counted;
+    if (p.a.subject == AssertSubject::Count && event_matches(p.a.count, e)) ++p.counted;
   }
 }
 

@@ -118,13 +118,20 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   for (const auto& a : sc.scheduler_actions) d.last_call = std::max(d.last_call, a.at);
   if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);
   for (const auto& t : sc.scheduler_transitions) d.scheduler_schedule.emplace_back(t.at, t.up);
-  for (const auto& fault : sc.node_events) {
+  for (const auto& fault : sc.faults) {
+    FaultAt f{fault.at, fault.when, fault.fault, 0, fault.lasting};
+    if (!fault.when) d.last_call = std::max(d.last_call, fault.at);
+    if (fault.fault == Fault::SchedulerStalls) {
+      d.faults.push_back(std::move(f));
+      continue;
+    }
     try {
-      d.faults.push_back(NodeFaultAt{fault.at, one_node(fault.node, cluster, "node"), fault.fault});
+      f.node = one_node(fault.node, cluster, "node");
     } catch (const InputError& e) {
       throw InputError(sc.origin, fault.line, "node",
                        "no single compute node " + quote_value(fault.node) + ": " + e.detail());
     }
+    d.faults.push_back(std::move(f));
   }
   return d;
 }

@@ -71,8 +71,10 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
 
 void Dvm::daemon_ready(NodeId n) {
   if (n >= nodes_.size()) return;
+  const bool lost = nodes_[n].daemon == DaemonState::Failed;
   nodes_[n].daemon = DaemonState::Up;
   log_node(n);
+  if (lost) node_back(n);
   for (auto& c : changes_) std::erase(c.pending, n);
   finish_changes();
 }
@@ -101,6 +103,16 @@ bool Dvm::node_died(NodeId n) {
   log_node(n);
   link_.notify(Notification{Status::EventNodeDown, std::move(info), {}});
   return true;
+}
+
+void Dvm::node_back(NodeId n) {
+  // A daemon reporting in unasked on a node whose daemon was lost: restarted there, or its node
+  // repaired. The DVM grew by one node, which the scheduler hears as it hears every size
+  // change; PMIx has no node-up event, and PMIX_HOSTNAME names the node as NODE_DOWN did.
+  InfoList info;
+  info.add(key::HOSTNAME, cluster_.node(n).name);
+  env_.log(ev::NodeBack{.node = cluster_.node(n).name, .code = Status::DvmIsReady});
+  link_.notify(Notification{Status::DvmIsReady, std::move(info), "node-back:" + cluster_.node(n).name});
 }
 
 void Dvm::finish_changes() {

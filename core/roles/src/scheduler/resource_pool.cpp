@@ -129,8 +129,9 @@ SlotRuns ResourcePool::take(const Need& need) {
 
 void ResourcePool::give_back(const SlotRuns& slots) {
   for (const auto& r : slots) {
-    if (down_[r.node]) continue;
+    // A node that is down keeps track of its slots in use, for when it comes back.
     for (std::uint32_t i = r.first; i < r.first + r.count; ++i) used_[r.node][i] = false;
+    if (down_[r.node]) continue;
     free_slots_[r.node] += r.count;
     free_total_ += r.count;
     if (free_slots_[r.node] == cluster_.node(r.node).slots) {
@@ -142,15 +143,30 @@ void ResourcePool::give_back(const SlotRuns& slots) {
 
 void ResourcePool::claim(const SlotRuns& slots) {
   for (const auto& r : slots) {
-    if (down_[r.node]) continue;
     std::uint32_t fresh = 0;
     for (std::uint32_t i = r.first; i < r.first + r.count; ++i)
       if (!used_[r.node][i]) {
         used_[r.node][i] = true;
         ++fresh;
       }
-    use(r.node, fresh);
+    if (!down_[r.node]) use(r.node, fresh);
   }
+}
+
+bool ResourcePool::node_up(NodeId n) {
+  if (!down_[n]) return false;
+  down_[n] = false;
+  const auto& used = used_[n];
+  free_slots_[n] = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), false));
+  free_total_ += free_slots_[n];
+  if (!cluster_.node(n).schedulable) return true;
+  total_ += cluster_.node(n).slots;
+  ++nodes_;
+  if (free_slots_[n] == cluster_.node(n).slots) {
+    ++whole_free_nodes_;
+    whole_free_slots_ += free_slots_[n];
+  }
+  return true;
 }
 
 bool ResourcePool::node_down(NodeId n) {

@@ -80,6 +80,8 @@ void Scheduler::on(Address, PeerLost&& notice) {
 void Scheduler::on(Address from, Notification&& event) {
   if (event.code == Status::EventNodeDown)
     if (const auto* name = event.info.get<std::string>(key::HOSTNAME)) node_down(*name);
+  if (event.code == Status::DvmIsReady)
+    if (const auto* name = event.info.get<std::string>(key::HOSTNAME)) node_back(*name);
   if (event.code == Status::ErrLostConnection && from == Address::controller())
     if (const auto* gone = event.info.get<Proc>(key::PROCID))
       withdraw([&](const QueuedRequest&,
@@ -144,7 +146,7 @@ void Scheduler::hand_back(const std::string& corr) {
 }
 
 void Scheduler::node_down(const std::string& name) {
-  // A dead node leaves the pool for good: what it held is never handed out again.
+  // A node whose daemon is lost leaves the pool until it is reported back.
   const auto n = cluster_.find(name);
   if (!n || !pool_.node_down(*n)) return;
   env_.log(ev::NodeRemoved{.node = name});
@@ -156,6 +158,13 @@ void Scheduler::node_down(const std::string& name) {
                               .detail = "a node went down: the machine can no longer hold it"});
     if (!q.pending.answered) answer(q.pending.origin, Status::ErrOutOfResource);
   }
+  schedule();
+}
+
+void Scheduler::node_back(const std::string& name) {
+  const auto n = cluster_.find(name);
+  if (!n || !pool_.node_up(*n)) return;
+  env_.log(ev::NodeRestored{.node = name});
   schedule();
 }
 

@@ -18,6 +18,8 @@
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/sim/platform.hpp"
+#include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/trace/fault_triggers.hpp"
 #include "pmixflow/vocab/principal.hpp"
 
 namespace simgrid::s4u {
@@ -69,10 +71,10 @@ class World {
   // (PMIX_USERID, PMIX_GRPID), as the PMIx server library does from the socket's credentials.
   void set_credentials(std::uint32_t requestor, Credentials c);
   void set_daemon_factory(std::function<std::unique_ptr<Role>(Env&, NodeId)> factory);
-  // Failure injection: at `at`, the node dies (its daemon and processes with it), or its
-  // next daemon launch fails.
-  void fail_node(double at, NodeId node);
-  void fail_next_daemon_start(double at, NodeId node);
+  // Failure injection (docs/flow.md §2.11): at `f.at`, or `f.at` after its trigger's nth
+  // matching event is logged. Carried out by an actor of the world's own, as an operator or
+  // the hardware would act: the parties learn of it as they would of the real thing.
+  void inject(const FaultAt& f);
   // Runs until nothing is in flight and no timer is armed.
   void run();
   // What is still outstanding, party by party: for a run that stopped progressing.
@@ -116,7 +118,18 @@ class World {
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);
   void start_daemon(NodeId node);
+  struct FaultQueue;
+  void queue_fault(double at, const FaultAt& f);
+  void start_faults();
+  void release_fired();
+  void faults_main();
+  void carry_out(const FaultAt& f);
   void kill_node(NodeId node);
+  void kill_daemon(NodeId node);
+  void return_node(NodeId node);
+  void restart_daemon(NodeId node);
+  void stall_scheduler(double lasting);
+  void hold_while_stalled(const Party& p);
   void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
   void record(const Party& p, const log::EventBuilder& e);
@@ -144,6 +157,11 @@ class World {
   std::mt19937_64 random_;     // daemon start-up times, from the run's seed
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
+  std::set<NodeId> lost_daemons_;   // killed by a fault, not shut down: a repair restarts them
+  std::vector<FaultAt> triggered_;  // faults waiting for their trigger
+  std::unique_ptr<FaultTriggers> triggers_;
+  std::vector<std::pair<double, std::size_t>> fired_;  // triggered, not queued yet: when, which
+  std::unique_ptr<FaultQueue> faults_;
   double wave_time_ = -1;  // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;

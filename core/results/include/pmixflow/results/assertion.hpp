@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmixflow/log/catalogue.hpp"
+#include "pmixflow/log/record.hpp"
 
 namespace pmixflow {
 
@@ -56,6 +57,11 @@ struct Assertion {
 // what)` must throw; it is called for anything that is not a valid assertion.
 using AssertFail = std::function<void(const std::string& field, const std::string& what)>;
 Assertion parse_assertion(const nlohmann::json& j, std::size_t line, const AssertFail& fail);
+
+// {"ev":KIND, "who":PARTY, FIELD:VALUE...}, as a count and a fault's trigger write it; errors
+// name `where` and the field.
+EventMatch parse_event_match(const nlohmann::json& j, const std::string& where, const AssertFail& fail);
+bool event_matches(const EventMatch& m, const log::EventView& e);
 
 // As the log's header carries it: `source` with `line`, `at` and `after`.
 nlohmann::json to_json(const Assertion& a);

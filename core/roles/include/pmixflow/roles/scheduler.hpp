@@ -133,6 +133,7 @@ class Scheduler final : public Role {
   // A grant whose answer nobody took: its session is terminated.
   void hand_back(const std::string& corr);
   void node_down(const std::string& name);
+  void node_back(const std::string& name);
   void answer(const Origin& origin, Status status, InfoList info = {});
   void answer_ctrl(const Origin& origin, Status status);
 

@@ -4,6 +4,7 @@
 // exit; the node faults to inject. An environment places these parties on its own hosts.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/trace/run.hpp"
+#include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/vocab/principal.hpp"
 
 namespace pmixflow {
@@ -29,10 +31,13 @@ struct RequestorDeployment {
   bool own_user = false;    // the scenario names its user (header `requestors`); otherwise the shared one
 };
 
-struct NodeFaultAt {
-  double at = 0;
+// A fault resolved to the machine: its node (none for the scheduler's stall).
+struct FaultAt {
+  double at = 0;  // with a trigger: the delay after it
+  std::optional<FaultTrigger> when;
+  Fault fault = Fault::NodeDies;
   NodeId node = 0;
-  NodeFault fault = NodeFault::Dies;
+  double lasting = 0;
 };
 
 struct Deployment {
@@ -41,7 +46,7 @@ struct Deployment {
   SchedulerConfig scheduler;
   UpDown scheduler_schedule;
   std::vector<RequestorDeployment> requestors;  // in order of first appearance in the scenario
-  std::vector<NodeFaultAt> faults;
+  std::vector<FaultAt> faults;
   double last_call = 0;  // when the last call is planned: how far a run has to go
 };
 

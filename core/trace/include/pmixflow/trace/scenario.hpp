@@ -37,13 +37,27 @@ struct Transition {
   bool up = true;
 };
 
-// Failure injection: a node that dies, or whose next daemon fails to start.
-enum class NodeFault { Dies, DaemonStartFails };
-struct NodeEvent {
+// Failure injection (docs/flow.md §2.11, README "Faults"): a node dies with its daemon and
+// processes, or comes back repaired; its daemon alone dies (the node stays up) or is
+// restarted; its next daemon launch fails; the scheduler stops answering for a while.
+enum class Fault { NodeDies, NodeReturns, DaemonDies, DaemonRestarts, DaemonStartFails, SchedulerStalls };
+std::string_view fault_op(Fault f);  // the scenario op: "node_fail", "node_return", ...
+
+// A fault that happens when the run does something rather than at a time: when the `nth`
+// event matching `match` is logged (a request reaching a daemon, the 3rd grant).
+struct FaultTrigger {
+  EventMatch match;
+  std::uint32_t nth = 1;
+  nlohmann::json source;  // as written, for the log's header and for people
+};
+
+struct FaultEvent {
   std::size_t line = 0;
-  double at = 0;
-  std::string node;  // a name or +nK
-  NodeFault fault = NodeFault::Dies;
+  double at = 0;  // a time; with a trigger, the delay after it
+  std::optional<FaultTrigger> when;
+  Fault fault = Fault::NodeDies;
+  std::string node;    // a name or +nK; empty for the scheduler
+  double lasting = 0;  // SchedulerStalls: for how long
 };
 
 // What the scenario makes the scheduler do itself (scheduler_session_control,
@@ -84,7 +98,7 @@ struct Scenario {
   std::map<std::string, int> queue_priorities;  // PMIX_ALLOC_QUEUE name -> priority
   std::vector<Transition> scheduler_transitions;
   std::vector<ScenarioCall> calls;
-  std::vector<NodeEvent> node_events;
+  std::vector<FaultEvent> faults;
   // Where time 0 of the outputs is: a replay submits its first job once the machine is up,
   // and reports times relative to that first submission.
   double time_origin = 0;

@@ -80,6 +80,7 @@ class Dvm {
     bool failed = false;
   };
   void report(const Change& change, Status code, bool to_scheduler);
+  void node_back(NodeId n);
   void finish_changes();
 
   Env& env_;

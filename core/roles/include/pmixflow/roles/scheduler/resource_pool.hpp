@@ -59,8 +59,11 @@ class ResourcePool {
   void give_back(const SlotRuns& slots);
   // Exactly these slots are in use again: a restarted scheduler taking back what it had granted.
   void claim(const SlotRuns& slots);
-  // A dead node leaves the pool for good. False when it was already out.
+  // A node reported down leaves the pool until it is reported back; the slots it held stay
+  // accounted for, so that what is handed back meanwhile is free when it returns. False when
+  // it was already out (in).
   bool node_down(NodeId node);
+  bool node_up(NodeId node);
 
   // `n01:4,n02:4`, in PMIX_ALLOC_NODE_LIST syntax.
   std::string node_list(const SlotRuns& slots) const;

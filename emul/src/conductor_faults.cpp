@@ -1,0 +1,97 @@
+// Failure injection on real processes (docs/flow.md §2.11): a node's or a daemon's death is
+// its daemon's process killed (its jobs die with it: parent-death signal), a repair is a new
+// daemon process that reports in unasked, and a stalled scheduler is its process stopped
+// (SIGSTOP) and continued. Faults triggered by what happens watch the merged log.
+#include <signal.h>
+
+#include "conductor.hpp"
+
+namespace pmixflow::emul {
+
+void Conductor::arm_faults() {
+  std::vector<FaultTrigger> triggers;
+  for (const auto& f : deployment_.faults) {
+    if (!f.when) {
+      at(f.at, [this, f] { carry_out(f); });
+      continue;
+    }
+    triggered_.push_back(f);
+    triggers.push_back(*f.when);
+  }
+  if (triggers.empty()) return;
+  triggers_ = std::make_unique<FaultTriggers>(std::move(triggers), [this](std::size_t i, double t) {
+    // The log is written a little behind the run (EventMerge's hold): a fault due already
+    // happens at once.
+    const FaultAt f = triggered_[i];
+    at(t + f.at, [this, f] { carry_out(f); });
+  });
+  log_.attach(*triggers_);
+}
+
+void Conductor::carry_out(const FaultAt& f) {
+  switch (f.fault) {
+    case Fault::NodeDies: return fail_node(f.node);
+    case Fault::NodeReturns: return return_node(f.node);
+    case Fault::DaemonDies: return kill_daemon(f.node);
+    case Fault::DaemonRestarts: return restart_daemon(f.node);
+    case Fault::DaemonStartFails: failing_starts_.insert(f.node); return;
+    case Fault::SchedulerStalls: return stall_scheduler(f.lasting);
+  }
+}
+
+void Conductor::fail_node(NodeId node) {
+  if (!dead_nodes_.insert(node).second) return;
+  // The controller's own view of the node's death is its lost link to the daemon; the event
+  // saying the node died comes from it, as in the simulator.
+  if (Party* c = find(Address::controller())) send(*c, control::NodeFault{node});
+  kill_daemon(node);
+}
+
+void Conductor::kill_daemon(NodeId node) {
+  if (!dead_nodes_.count(node)) log_as("controller", ev::DaemonFail{.node = cluster_.node(node).name});
+  Party* d = find(Address::daemon(node));
+  if (!d || d->killed || d->exited) return;
+  if (!d->went) {
+    failing_starts_.insert(node);  // started ahead and not launched yet: its launch is to fail
+    return;
+  }
+  d->killed = true;
+  lost_daemons_.insert(node);
+  signal_child(d->child.pid, SIGKILL);  // its jobs die with it (parent-death signal)
+}
+
+void Conductor::return_node(NodeId node) {
+  if (!dead_nodes_.erase(node)) return;
+  log_as("controller", ev::NodeReturn{.node = cluster_.node(node).name});
+  if (lost_daemons_.count(node)) restart_daemon(node);
+}
+
+void Conductor::restart_daemon(NodeId node) {
+  if (dead_nodes_.count(node) || !lost_daemons_.erase(node)) return;
+  log_as("controller", ev::DaemonRestart{.node = cluster_.node(node).name});
+  ++daemons_started_;
+  Party* d = find(Address::daemon(node));
+  // Its predecessor may not be gone yet: the new one starts once it has, so that the
+  // controller hears of the loss before it meets the new daemon.
+  if (d && !d->exited)
+    d->up_again = true;
+  else
+    spawn(Address::daemon(node)).go_when_ready = true;
+}
+
+void Conductor::stall_scheduler(double lasting) {
+  Party* s = find(Address::scheduler());
+  if (!s || s->killed || s->exited) return;
+  const double until = clock_.now() + lasting;
+  log_as("scheduler", ev::SchedulerStall{.until = until});
+  signal_child(s->child.pid, SIGSTOP);
+  const pid_t pid = s->child.pid;
+  const std::uint64_t serial = s->serial;
+  at(until, [this, pid, serial] {
+    // Continued only if it is still the same process (not killed and replaced meanwhile).
+    if (Party* now = find(Address::scheduler()); now && now->serial == serial && !now->exited)
+      signal_child(pid, SIGCONT);
+  });
+}
+
+}  // namespace pmixflow::emul
