@@ -184,6 +184,14 @@ void World::contain(const Party& p, F&& body) {
   } catch (const simgrid::ForcefulKillException&) {
     throw;  // SimGrid's own unwinding of a killed actor
   } catch (const PolicyError& e) {
+    if (e.raised()) {
+      try {
+        std::rethrow_exception(e.raised());
+      } catch (const simgrid::ForcefulKillException&) {
+        throw;  // SimGrid killing the actor while the policy ran (a deadlock's end): not the policy's
+      } catch (...) {
+      }
+    }
     stop_run(p, e.detail(), true);
   } catch (const std::exception& e) {
     stop_run(p, e.what(), false);

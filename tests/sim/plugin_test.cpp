@@ -184,6 +184,29 @@ TEST(Plugin, ARunStoppedByAThrowingPolicyLeavesNoOutputThatLooksComplete) {
   std::filesystem::remove_all(dir);
 }
 
+// Nothing the shipped inputs can reach any more makes a simulation stop progressing with work
+// outstanding; a policy that never returns does. The run must end, say what was outstanding,
+// and exit 1 - not hang, and not exit 0 with a log that looks finished.
+TEST(Plugin, ARunThatStopsProgressingEndsSayingWhatWasOutstanding) {
+  const auto dir = scratch_dir("stalled");
+  const auto trace = dir / "t.swf";
+  std::ofstream(trace) << kPluginTrace;
+  const auto out = dir / "out";
+  const auto r = run_pmixflow(
+      {"sim", "--trace", trace.string(), "--policy", PMIXFLOW_BLOCKING_POLICY, "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string log = slurp(out / "events.jsonl");
+  const auto end = log.find("\"ev\":\"log.end\"");
+  ASSERT_NE(end, std::string::npos) << "the log has no closing line";
+  EXPECT_TRUE(contains(log.substr(end), "\"end\":\"stalled: ")) << log.substr(end);
+  EXPECT_TRUE(contains(log.substr(end), "scheduler")) << log.substr(end);
+  EXPECT_TRUE(contains(r.err, "stopped progressing")) << r.err;
+  EXPECT_TRUE(contains(r.err, "scheduler:")) << r.err;
+  EXPECT_TRUE(contains(slurp(out / "summary.json"), "\"end\": \"stalled: "))
+      << "the summary does not say the run stalled";
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
   const std::string missing =
       (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();

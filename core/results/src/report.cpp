@@ -30,6 +30,7 @@ void ReportBuilder::event(const log::EventView& e) {
 void ReportBuilder::end(const log::EventView& closing) {
   Closing c;
   c.t = closing.t;
+  c.how = std::string(closing.str(log::Field::end).value_or(""));
   c.events = closing.uint(log::Field::events).value_or(0);
   c.stats = nlohmann::json::parse(closing.json(log::Field::stats).value_or("{}"), nullptr, false);
   if (!c.stats.is_object()) c.stats = nlohmann::json::object();
@@ -51,7 +52,7 @@ Report ReportBuilder::report() const {
     for (const auto& f : finished.failures()) expectations.failures.push_back(f);
   }
   std::optional<report_detail::RunEnd> end;
-  if (closing_) end = report_detail::RunEnd{closing_->events, closing_->stats};
+  if (closing_) end = report_detail::RunEnd{closing_->how, closing_->events, closing_->stats};
   const report_detail::Pieces pieces{run, calls_, scheduler_, end, metrics, expectations, recorded};
   Report r;
   r.jobs_csv = jobs_csv(outcomes);

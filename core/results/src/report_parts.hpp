@@ -25,6 +25,7 @@ Expectations check_expectations(const CallLedger& calls);
 
 // What the run's closing line says: its end and the environment's counters.
 struct RunEnd {
+  std::string how;  // the closing line's `end`: "quiescent", "stalled: ...", "timeout", ...
   std::uint64_t events = 0;
   nlohmann::json stats = nlohmann::json::object();
 };

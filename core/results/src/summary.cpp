@@ -123,6 +123,7 @@ json summary(const Pieces& p) {
   if (p.end) {
     for (const auto& [key, value] : p.end->stats.items()) s[key] = value;
     s["events"] = p.end->events;
+    s["end"] = p.end->how;  // how the run ended: a stalled run is not a finished one
   } else {
     s["partial"] = true;
   }

@@ -3,7 +3,14 @@
 //   PMIXFLOW_BROKEN_WRONG_API: built against a "future" policy API version.
 //   PMIXFLOW_BROKEN_NO_CREATE: the right version, but no pmixflow_policy_create entry point.
 //   PMIXFLOW_BROKEN_THROWS: loads, then throws the first time it is asked to decide.
+//   PMIXFLOW_BROKEN_BLOCKS: loads, then never returns the first time it is asked to decide
+//     (it suspends the simulated scheduler for good): the simulation stops progressing with
+//     work outstanding, which pmixflow must report as such (exit 1), not hang or call a success.
 #include <stdexcept>
+
+#if defined(PMIXFLOW_BROKEN_BLOCKS)
+#include <simgrid/s4u/Actor.hpp>
+#endif
 
 #include "pmixflow/policies/plugin.hpp"
 
@@ -42,6 +49,23 @@ extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVe
 extern "C" pmixflow::Policy* pmixflow_policy_create(void) { return new Throws(); }
 extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
 
+#elif defined(PMIXFLOW_BROKEN_BLOCKS)
+
+namespace {
+class Blocks final : public pmixflow::Policy {
+ public:
+  std::string_view name() const override { return "blocks"; }
+  std::optional<std::uint64_t> next(const pmixflow::SchedulingView&) override {
+    simgrid::s4u::this_actor::suspend();  // nobody resumes it
+    return std::nullopt;
+  }
+};
+}  // namespace
+
+extern "C" int pmixflow_policy_api_version(void) { return pmixflow::kPolicyApiVersion; }
+extern "C" pmixflow::Policy* pmixflow_policy_create(void) { return new Blocks(); }
+extern "C" void pmixflow_policy_destroy(pmixflow::Policy* policy) { delete policy; }
+
 #else
-#error "define PMIXFLOW_BROKEN_WRONG_API, PMIXFLOW_BROKEN_NO_CREATE or PMIXFLOW_BROKEN_THROWS"
+#error "define PMIXFLOW_BROKEN_WRONG_API, PMIXFLOW_BROKEN_NO_CREATE, PMIXFLOW_BROKEN_THROWS or PMIXFLOW_BROKEN_BLOCKS"
 #endif

@@ -39,7 +39,8 @@ auto Scheduler::consult(F&& ask) -> decltype(ask()) {
   } catch (const std::exception& e) {
     throw PolicyError(std::string(policy_->name()), e.what());
   } catch (...) {
-    throw PolicyError(std::string(policy_->name()), "it threw something that is not a std::exception");
+    throw PolicyError(std::string(policy_->name()), "it threw something that is not a std::exception",
+                      std::current_exception());
   }
 }
 

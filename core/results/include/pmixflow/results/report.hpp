@@ -48,6 +48,7 @@ class ReportBuilder final : public log::EventSink {
  private:
   struct Closing {
     double t = 0;
+    std::string how;
     std::uint64_t events = 0;
     nlohmann::json stats;
   };

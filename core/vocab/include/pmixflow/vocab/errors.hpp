@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -43,14 +44,21 @@ class InputError : public std::runtime_error {
 // run names it as the culprit rather than reporting a bug of pmixflow's own.
 class PolicyError : public std::runtime_error {
  public:
-  PolicyError(std::string policy, const std::string& what)
-      : std::runtime_error("the policy '" + policy + "' failed: " + what), policy_(std::move(policy)), detail_(what) {}
+  PolicyError(std::string policy, const std::string& what, std::exception_ptr raised = nullptr)
+      : std::runtime_error("the policy '" + policy + "' failed: " + what),
+        policy_(std::move(policy)),
+        detail_(what),
+        raised_(std::move(raised)) {}
   const std::string& policy() const { return policy_; }
   const std::string& detail() const { return detail_; }  // what it said
+  // What the policy's code let out, when it was not a std::exception: possibly not the
+  // policy's own (an environment unwinding an actor it kills), which must go on its way.
+  const std::exception_ptr& raised() const { return raised_; }
 
  private:
   std::string policy_;
   std::string detail_;
+  std::exception_ptr raised_;
 };
 
 // What pmixflow itself got wrong: reported as a bug (exit 70), with what to send.
