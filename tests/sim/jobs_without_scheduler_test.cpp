@@ -87,6 +87,13 @@ TEST(JobsWithoutScheduler, EachSessionEndsItsOwnWayAndSaysSoWhenTheSchedulerNeve
                {"stopped#1", "COMPLETED_KILLED", "session.complete", "controller"},
                {"failed#1", "COMPLETED_FAILED", "session.complete", "controller"},
                {"reserved#1", "COMPLETED_SUCCESSFULLY", "session.complete", "controller"}});
+  // The summary counts them as jobs that ran, each in its state, none still running.
+  const Outcome o = run(source_path("tests/faults/scheduler-gone-sessions-end.jsonl"), "gone-summary");
+  const json summary = json::parse(slurp(o.dir / "out" / "summary.json"));
+  EXPECT_EQ(summary.at("jobs"), 5);
+  EXPECT_EQ(summary.at("final_states"),
+            json({{"COMPLETED_FAILED", 1}, {"COMPLETED_KILLED", 2}, {"COMPLETED_SUCCESSFULLY", 2}}));
+  fs::remove_all(o.dir);
 }
 
 TEST(JobsWithoutScheduler, AJobThatEndedWhileTheSchedulerWasAwayEndedThenNotWhenItCameBack) {
