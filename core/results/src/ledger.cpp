@@ -78,7 +78,9 @@ log::KindSet AllocationLedger::kinds() {
   return log::kind_set({EventKind::AllocQueued, EventKind::AllocGrant, EventKind::AllocInstantiated,
                         EventKind::AllocCancelled, EventKind::AllocDropped, EventKind::AllocExtended,
                         EventKind::SessionCompleted, EventKind::AllocRequeued, EventKind::AllocStandalone,
-                        EventKind::SessionInstantiate, EventKind::JobEnd, EventKind::SessionReclaimed});
+                        EventKind::SessionInstantiate, EventKind::JobEnd, EventKind::SessionReclaimed,
+                        EventKind::SessionComplete, EventKind::SessionCtrlAnswer, EventKind::SchedulerAttached,
+                        EventKind::SchedulerDetached, EventKind::PartyDown});
 }
 
 AllocationAccount* AllocationLedger::by_corr(std::string_view corr) {
@@ -96,6 +98,12 @@ const AllocationAccount* AllocationLedger::find(std::string_view corr) const {
   return it == corr_index_.end() ? nullptr : &accounts_[it->second];
 }
 
+AllocationAccount& AllocationLedger::add(AllocationAccount&& a) {
+  corr_index_[a.corr] = accounts_.size();
+  rm_.emplace_back();
+  return accounts_.emplace_back(std::move(a));
+}
+
 void AllocationLedger::apply(const log::EventView& e) {
   if (e.who == "scheduler") return scheduler_event(e);
   if (e.who == "controller") return controller_event(e);
@@ -111,8 +119,7 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
       a.cpus = e.uint(Field::cpus).value_or(0);
       a.time_limit = e.num(Field::time_limit).value_or(0);
       a.priority = e.sint(Field::priority).value_or(0);
-      corr_index_[a.corr] = accounts_.size();
-      accounts_.push_back(std::move(a));
+      add(std::move(a));
       return;
     }
     case EventKind::AllocGrant: return granted(e);
@@ -159,11 +166,13 @@ void AllocationLedger::requeued(const log::EventView& e) {
   a->resources.clear();
   a->jobs.clear();
   a->status = Status::Success;
+  // Its next session, if any, is a new one: what the RM said of the last one no longer counts.
+  rm_[static_cast<std::size_t>(a - accounts_.data())] = RmView{};
 }
 
 void AllocationLedger::controller_event(const log::EventView& e) {
-  // A standalone RM's own allocations: served (alloc.standalone), instantiated as its own
-  // decision (session.instantiate by the controller), their jobs ended, reclaimed.
+  // A standalone RM's own allocations (served, instantiated as its own decision, their jobs
+  // ended, reclaimed), and what the RM logged of the sessions the scheduler granted.
   switch (e.kind) {
     case EventKind::AllocStandalone: {
       if (e.str(Field::directive) != directive_name(Directive::New)) return;
@@ -171,28 +180,12 @@ void AllocationLedger::controller_event(const log::EventView& e) {
       a.corr = text(e, Field::corr);
       a.standalone = true;
       a.submitted = e.t;
-      corr_index_[a.corr] = accounts_.size();
-      accounts_.push_back(std::move(a));
+      add(std::move(a));
       return;
     }
-    case EventKind::SessionInstantiate: {
-      AllocationAccount* a = by_corr(text(e, Field::corr));
-      if (!a || !a->standalone || e.str(Field::by) != "controller" || a->started >= 0) return;
-      a->alloc_id = text(e, Field::alloc);
-      a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
-      a->started = e.t;
-      a->node_list = text(e, Field::node_list);
-      a->time_limit = e.num(Field::time_limit).value_or(0);
-      standalone_sessions_[a->session] = static_cast<std::size_t>(a - accounts_.data());
-      return;
-    }
-    case EventKind::JobEnd: {
-      const auto it = standalone_sessions_.find(static_cast<std::uint32_t>(e.uint(Field::session).value_or(0)));
-      if (it != standalone_sessions_.end())
-        accounts_[it->second].jobs.emplace_back(text(e, Field::nspace),
-                                                e.status(Field::status).value_or(Status::Error));
-      return;
-    }
+    case EventKind::SessionInstantiate:
+      return e.str(Field::by) == "controller" ? standalone_instantiated(e) : rm_instantiated(e);
+    case EventKind::JobEnd: return job_ended(e);
     case EventKind::SessionReclaimed: {
       const auto it = standalone_sessions_.find(static_cast<std::uint32_t>(e.uint(Field::session).value_or(0)));
       if (it == standalone_sessions_.end()) return;
@@ -200,27 +193,53 @@ void AllocationLedger::controller_event(const log::EventView& e) {
       standalone_sessions_.erase(it);
       return;
     }
+    case EventKind::SessionComplete: return rm_complete(e);
+    case EventKind::SessionCtrlAnswer: return rm_refused(e);
+    case EventKind::SchedulerAttached: rm_has_scheduler_ = true; return;
+    case EventKind::SchedulerDetached: return scheduler_lost();
+    case EventKind::PartyDown: return rm_down(e.t);
     default: return;
   }
+}
+
+void AllocationLedger::standalone_instantiated(const log::EventView& e) {
+  AllocationAccount* a = by_corr(text(e, Field::corr));
+  if (!a || !a->standalone || a->started >= 0) return;
+  a->alloc_id = text(e, Field::alloc);
+  a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
+  a->started = e.t;
+  a->node_list = text(e, Field::node_list);
+  a->time_limit = e.num(Field::time_limit).value_or(0);
+  standalone_sessions_[a->session] = static_cast<std::size_t>(a - accounts_.data());
+}
+
+void AllocationLedger::job_ended(const log::EventView& e) {
+  const auto session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
+  std::pair<std::string, Status> job{text(e, Field::nspace), e.status(Field::status).value_or(Status::Error)};
+  if (const auto it = standalone_sessions_.find(session); it != standalone_sessions_.end())
+    accounts_[it->second].jobs.push_back(std::move(job));
+  else if (const auto at = rm_sessions_.find(session); at != rm_sessions_.end())
+    rm_[at->second].jobs.push_back(std::move(job));
 }
 
 void AllocationLedger::instantiated(const log::EventView& e) {
   AllocationAccount* a = by_alloc(text(e, Field::alloc));
   if (!a) return;
+  const auto i = static_cast<std::size_t>(a - accounts_.data());
   const Status status = e.status(Field::status).value_or(Status::Error);
   // Answered after the session already completed (its launch failed): only a failure counts.
-  if (a->ended >= 0) {
+  if (rm_[i].scheduler_ended) {
     if (status != Status::Success) a->status = status;
     return;
   }
   a->status = status;
-  if (status != Status::Success) a->ended = e.t;
+  if (status != Status::Success) ended_by_scheduler(i, e.t);
 }
 
 void AllocationLedger::completed(const log::EventView& e) {
   AllocationAccount* a = by_alloc(text(e, Field::alloc));
   if (!a) return;
-  a->ended = e.t;
+  ended_by_scheduler(static_cast<std::size_t>(a - accounts_.data()), e.t);
   a->jobs.clear();
   const auto jobs = nlohmann::json::parse(e.json(Field::jobs).value_or("[]"), nullptr, false);
   if (!jobs.is_array()) return;
@@ -229,6 +248,78 @@ void AllocationLedger::completed(const log::EventView& e) {
     const auto status = parse_status(j.value("status", ""));
     a->jobs.emplace_back(j.value("nspace", ""), status.value_or(Status::Error));
   }
+}
+
+void AllocationLedger::ended_by_scheduler(std::size_t i, double t) {
+  RmView& rm = rm_[i];
+  rm.scheduler_ended = true;
+  std::erase(awaiting_, i);
+  // A scheduler that heard of the end only after coming back reports when it heard, not when
+  // the session ended: the RM's time stands.
+  accounts_[i].ended = rm.held && rm.ended >= 0 ? rm.ended : t;
+}
+
+void AllocationLedger::rm_instantiated(const log::EventView& e) {
+  AllocationAccount* a = by_alloc(text(e, Field::alloc));
+  if (!a || a->standalone) return;
+  const auto i = static_cast<std::size_t>(a - accounts_.data());
+  rm_[i].session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
+  rm_sessions_[rm_[i].session] = i;
+}
+
+void AllocationLedger::rm_refused(const log::EventView& e) {
+  // The RM refused the scheduler's INSTANTIATE outright (no session was made): the request ran
+  // no job, and failed, whether or not the scheduler was still there to log the answer.
+  if (e.str(Field::to) != "scheduler" || e.status(Field::status).value_or(Status::Success) == Status::Success) return;
+  AllocationAccount* a = by_corr(text(e, Field::corr));
+  if (!a || a->standalone || a->started < 0) return;
+  const auto i = static_cast<std::size_t>(a - accounts_.data());
+  if (rm_[i].session != 0 || rm_[i].scheduler_ended || rm_[i].ended >= 0) return;
+  a->status = e.status(Field::status).value_or(Status::Error);
+  rm_ended(i, e.t);
+}
+
+void AllocationLedger::rm_complete(const log::EventView& e) {
+  const auto it = rm_sessions_.find(static_cast<std::uint32_t>(e.uint(Field::session).value_or(0)));
+  if (it == rm_sessions_.end()) return;
+  const std::size_t i = it->second;
+  rm_sessions_.erase(it);
+  rm_ended(i, e.t);
+}
+
+void AllocationLedger::rm_ended(std::size_t i, double t) {
+  RmView& rm = rm_[i];
+  AllocationAccount& a = accounts_[i];
+  rm.ended = t;
+  if (rm.scheduler_ended) return;
+  // Until the scheduler reports it (normally a hop later), the RM's word is the account's.
+  a.ended = t;
+  if (a.jobs.empty()) a.jobs = rm.jobs;
+  if (rm_has_scheduler_)
+    awaiting_.push_back(i);
+  else
+    rm.held = true;  // kept for a scheduler that may come back
+}
+
+void AllocationLedger::scheduler_lost() {
+  rm_has_scheduler_ = false;
+  // Ends the scheduler was told of but had not logged: it went before it could.
+  for (std::size_t i : awaiting_) rm_[i].held = true;
+  awaiting_.clear();
+}
+
+void AllocationLedger::rm_down(double t) {
+  // The DVM goes with its controller: every session it still held ends now, its jobs with it.
+  for (auto& [session, i] : rm_sessions_) {
+    accounts_[i].lost_with_rm = true;
+    rm_ended(i, t);
+  }
+  rm_sessions_.clear();
+  for (auto& [session, i] : standalone_sessions_) {
+    accounts_[i].lost_with_rm = true;
+    accounts_[i].ended = t;
+  }
+  standalone_sessions_.clear();
 }
 
 }  // namespace pmixflow

@@ -12,6 +12,9 @@ std::string final_state(const RequestFate& f) {
     if (!f.ended) return "RUNNING";  // still running when the run ended
     // The RM could not instantiate it (its launch failed): it ran, and failed.
     if (f.account_status != Status::Success) return "COMPLETED_FAILED";
+    // Its jobs were still running when the DVM went with the controller: nobody reports their
+    // end, but they ended there.
+    if (f.lost_with_rm && !f.first_job) return "COMPLETED_KILLED";
     switch (f.first_job.value_or(Status::Success)) {  // a reservation without jobs ended as asked
       case Status::Success: return "COMPLETED_SUCCESSFULLY";
       case Status::ErrTimeout: return "COMPLETED_WALLTIME_REACHED";

@@ -68,6 +68,7 @@ RequestFate fate(const CallRecord& call, const AllocationAccount* acc) {
   f.started = acc->started >= 0;
   f.ended = acc->ended >= 0;
   if (!acc->jobs.empty()) f.first_job = acc->jobs.front().second;
+  f.lost_with_rm = acc->lost_with_rm;
   // A standalone RM that could not serve it said so only in its answer.
   if (acc->standalone && !f.started && f.answer && *f.answer != Status::Success) f.account_status = *f.answer;
   return f;

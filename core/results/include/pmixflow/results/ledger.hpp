@@ -1,6 +1,7 @@
 // The two accounts a run's outcomes are read from, both rebuilt from the log: what each
 // requestor asked and was answered (its `call` and `answer` events), and how the scheduler
-// accounted for each PMIX_ALLOC_NEW it queued (alloc.queued ... session.completed).
+// accounted for each PMIX_ALLOC_NEW it queued (alloc.queued ... session.completed), completed
+// by what the RM logged of its session when the scheduler was not there to hear it.
 #pragma once
 
 #include <cstdint>
@@ -55,7 +56,10 @@ class CallLedger {
 };
 
 // One PMIX_ALLOC_NEW as it was accounted for: by the scheduler that queued it, or, with no
-// scheduler, by the RM that served it from its own pool.
+// scheduler, by the RM that served it from its own pool. What the scheduler could not report
+// (it was detached when the session ended, or never came back) is taken from what the RM
+// itself logged of the session it instantiated, so that a job that ran is never shown as
+// still running, or as ending when a late scheduler heard of it.
 struct AllocationAccount {
   std::string corr;
   std::string requestor;
@@ -64,13 +68,16 @@ struct AllocationAccount {
   bool standalone = false;  // served by the RM itself (alloc.standalone)
   double submitted = 0;
   double started = -1;  // granted; -1: not (or not since its last preemption)
-  double ended = -1;    // its session reported complete (standalone: reclaimed)
+  // Its session reported complete to the scheduler; the RM's session.complete when no scheduler
+  // heard it in time (standalone: reclaimed); the controller's death, which ends every session.
+  double ended = -1;
   std::uint64_t cpus = 0;
   double time_limit = 0;
   std::string node_list;
   std::string resources;                             // the slots held, as Batsim resource ids (empty: not logged)
   Status status = Status::Success;                   // how the RM answered its instantiation, or why it left the queue
-  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE (standalone: job.end)
+  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE (else the RM's job.end)
+  bool lost_with_rm = false;  // its session was still held when the controller died: the DVM went with it
   std::int64_t priority = 0;
   std::uint32_t preemptions = 0;
   double lost_cpu_s = 0;
@@ -93,11 +100,35 @@ class AllocationLedger {
   void requeued(const log::EventView& e);
   void completed(const log::EventView& e);
   void instantiated(const log::EventView& e);
+  void standalone_instantiated(const log::EventView& e);
+  void job_ended(const log::EventView& e);
+  AllocationAccount& add(AllocationAccount&& a);
+  void ended_by_scheduler(std::size_t i, double t);
+  // What the controller logged of a session the scheduler granted.
+  void rm_instantiated(const log::EventView& e);
+  void rm_refused(const log::EventView& e);
+  void rm_complete(const log::EventView& e);
+  void rm_ended(std::size_t i, double t);
+  void scheduler_lost();
+  void rm_down(double t);
+
+  // The RM's own view of an account's session, beside the scheduler's.
+  struct RmView {
+    std::uint32_t session = 0;     // the session the controller instantiated for it; 0: none (yet)
+    double ended = -1;             // the controller's session.complete
+    bool held = false;             // no scheduler heard of that end in time: it came late, if at all
+    bool scheduler_ended = false;  // the scheduler reported its end (session.completed, failed instantiation)
+    std::vector<std::pair<std::string, Status>> jobs;  // job.end, in the order the jobs ended
+  };
 
   std::vector<AllocationAccount> accounts_;
+  std::vector<RmView> rm_;  // one per account, in the same order
   std::unordered_map<std::string, std::size_t> corr_index_;
   std::unordered_map<std::string, std::size_t> alloc_index_;
   std::unordered_map<std::uint32_t, std::size_t> standalone_sessions_;  // by session id
+  std::unordered_map<std::uint32_t, std::size_t> rm_sessions_;          // granted, still held by the RM
+  std::vector<std::size_t> awaiting_;  // ended at the RM, the scheduler's session.completed still to come
+  bool rm_has_scheduler_ = false;      // as the controller logged it (scheduler.attached / .detached)
 };
 
 }  // namespace pmixflow

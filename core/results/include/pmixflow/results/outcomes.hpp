@@ -52,6 +52,7 @@ struct RequestFate {
   bool started = false;                     // its resources were granted (and not taken back since)
   bool ended = false;                       // its session was reported complete
   std::optional<Status> first_job;          // the first of its jobs to end, by PMIX_JOB_TERM_STATUS
+  bool lost_with_rm = false;                // its session ended with the controller's death
 };
 
 std::string final_state(const RequestFate& fate);
