@@ -88,7 +88,7 @@ void Daemon::on(Address, LaunchProcs&& launch) {
 }
 
 void Daemon::started(const std::string& nspace) {
-  if (!jobs_.count(nspace)) return;
+  if (!jobs_.count(nspace) || controller_gone_) return;
   env_.log(ev::ProcsRunning{.nspace = nspace});
   env_.send(Address::controller(), ProcsStarted{nspace, node_, Status::Success});
 }
@@ -110,7 +110,7 @@ void Daemon::exited(const std::string& nspace, const ProcessExit& exit) {
   jobs_.erase(it);
   const int code = exit.signal ? 128 + exit.signal : exit.code;
   env_.log(ev::ProcsEnded{.nspace = nspace, .status = status});
-  env_.send(Address::controller(), ProcsEnded{nspace, node_, status, code});
+  if (!controller_gone_) env_.send(Address::controller(), ProcsEnded{nspace, node_, status, code});
 }
 
 void Daemon::on(Address, SignalProcs&& sig) {
@@ -142,7 +142,7 @@ void Daemon::on(Address, Unreachable&& notice) {
 }
 
 void Daemon::on(Address, PeerLost&& notice) {
-  if (notice.peer == Address::controller()) return fail_pending(Status::ErrUnreach);
+  if (notice.peer == Address::controller()) return controller_gone();
   auto client = clients_.extract(notice.peer);
   if (client.empty()) return;
   // Its calls still waiting here have nobody to answer: their fate is the controller's now.
@@ -151,6 +151,18 @@ void Daemon::on(Address, PeerLost&& notice) {
   InfoList info;
   info.add(key::PROCID, client.mapped());
   env_.send(Address::controller(), Notification{Status::ErrLostConnection, std::move(info), {}});
+}
+
+void Daemon::controller_gone() {
+  // PRRTE's daemons end when their HNP goes, and their processes with them (the parent-death
+  // signal): the DVM goes with its controller. Its callers are answered first.
+  fail_pending(Status::ErrUnreach);
+  controller_gone_ = true;
+  env_.log(ev::DaemonExit{});
+  std::vector<std::string> running;
+  for (const auto& [nspace, job] : jobs_) running.push_back(nspace);
+  std::sort(running.begin(), running.end());
+  for (const auto& nspace : running) runner_->kill(nspace);
 }
 
 void Daemon::answer_failed(const PendingCall& call, Status status) {

@@ -1,6 +1,7 @@
 #include "pmixflow/roles/controller/scheduler_link.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace pmixflow {
 
@@ -25,8 +26,7 @@ void SchedulerLink::attach(std::string_view how) {
   attached_ = true;
   env_.log(ev::SchedulerAttached{.how = how});
   // Completions first: the scheduler decides the held requests on a true view of what is free.
-  for (auto& complete : held_completes_) env_.send(Address::scheduler(), std::move(complete));
-  held_completes_.clear();
+  for (auto& held : std::exchange(held_completes_, {})) complete(std::move(held));
   auto held = std::exchange(held_, {});
   for (auto& [from, msg] : held) forward(from, std::move(msg));
 }
@@ -35,6 +35,7 @@ void SchedulerLink::detach() {
   if (!attached_) return;
   attached_ = false;
   env_.log(ev::SchedulerDetached{.num_pending = forwarded_.size()});
+  for (auto& [id, complete] : std::exchange(unanswered_completes_, {})) held_completes_.push_back(std::move(complete));
   // Nobody is left hanging: every request in flight to the scheduler fails now (FLOW.md §3).
   fail_forwarded(Status::ErrUnreach);
 }
@@ -143,8 +144,9 @@ void SchedulerLink::carry_back(AllocResponse&& resp) {
 }
 
 void SchedulerLink::carry_back(SessionCtrlResponse&& resp) {
+  if (unanswered_completes_.erase(resp.id)) return;  // the answer to our own COMPLETE
   auto node = forwarded_.extract(resp.id);
-  if (node.empty()) return;  // e.g. the answer to our own COMPLETE
+  if (node.empty()) return;
   if (node.mapped().caller_lost) {
     if (resp.status == Status::Success && unwanted_) unwanted_(node.mapped());
     return;
@@ -156,10 +158,12 @@ void SchedulerLink::carry_back(SessionCtrlResponse&& resp) {
 }
 
 void SchedulerLink::complete(SessionCtrlRequest&& complete) {
-  if (attached_)
-    env_.send(Address::scheduler(), std::move(complete));
-  else
-    held_completes_.push_back(std::move(complete));
+  if (!attached_) return held_completes_.push_back(std::move(complete));
+  // Kept until the scheduler answers it: a COMPLETE on its way when the scheduler goes is
+  // sent again when one attaches, or the slots it frees would stay held for ever by a
+  // scheduler that remembers its grants. A scheduler that had it already says NOT_FOUND.
+  unanswered_completes_.emplace(complete.id, complete);
+  env_.send(Address::scheduler(), std::move(complete));
 }
 
 void SchedulerLink::notify(const Notification& event) {

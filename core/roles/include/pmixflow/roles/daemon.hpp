@@ -66,11 +66,13 @@ class Daemon final : public Role, private ProcessEvents {
   void carry_back(Response&& resp);
   void answer_failed(const PendingCall& call, Status status);
   void fail_pending(Status status);
+  void controller_gone();
 
   Env& env_;
   NodeId node_;
   std::unique_ptr<ProcessRunner> runner_;
   std::uint64_t next_id_ = 1;
+  bool controller_gone_ = false;                  // the DVM went with it: nothing is reported any more
   std::map<std::uint64_t, PendingCall> pending_;  // ordered: failing them all is deterministic
   std::unordered_map<std::string, LocalJob> jobs_;
   std::map<Address, Proc> clients_;  // local tools and processes: PMIx events reach them through us

@@ -81,9 +81,10 @@ class SchedulerLink {
   Settled unwanted_;
   Settled failed_;
   bool attached_ = false;
-  std::map<std::uint64_t, Forwarded> forwarded_;    // by our id of the forwarded call
-  std::vector<std::pair<Address, Message>> held_;   // requests waiting for a scheduler
-  std::vector<SessionCtrlRequest> held_completes_;  // COMPLETEs waiting for one
+  std::map<std::uint64_t, Forwarded> forwarded_;                      // by our id of the forwarded call
+  std::vector<std::pair<Address, Message>> held_;                     // requests waiting for a scheduler
+  std::vector<SessionCtrlRequest> held_completes_;                    // COMPLETEs waiting for one
+  std::map<std::uint64_t, SessionCtrlRequest> unanswered_completes_;  // sent, by id, in the order sent
 };
 
 }  // namespace pmixflow
