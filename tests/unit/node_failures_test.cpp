@@ -1,11 +1,13 @@
 // Random node failures (core/trace/node_failures.hpp): drawn alike from one seed, within the
-// trace's span, a node failing and returning in turn, at the rates asked for.
+// trace's span, a node failing and returning in turn, at the rates asked for; and the ranks a
+// job's rank_map places, which its lost work is counted by.
 #include <cmath>
 #include <map>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "pmixflow/results/failures.hpp"
 #include "pmixflow/trace/node_failures.hpp"
 
 namespace pmixflow {
@@ -93,6 +95,15 @@ TEST(NodeFailures, TheSpanRunsFromTheFirstSubmissionToTheLastPlusTheLongestEstim
   const FailureSpan span = failure_span(trace, 1);
   EXPECT_EQ(span.from, 1);
   EXPECT_EQ(span.until, 1 + 400 + 3000);
+}
+
+TEST(NodeFailures, ARankMapCountsItsRanks) {
+  EXPECT_EQ(rank_count("n01:0-3,n02:4-7"), 8u);
+  EXPECT_EQ(rank_count("n01:0"), 1u);
+  EXPECT_EQ(rank_count("n01:0-3,n02:4"), 5u);
+  EXPECT_EQ(rank_count(""), 0u);
+  EXPECT_EQ(rank_count("n01:3-1"), 0u);  // unreadable: counted as nothing rather than wrapped
+  EXPECT_EQ(rank_count("n01"), 0u);
 }
 
 }  // namespace
