@@ -37,6 +37,10 @@ CLI::Option* add_real(CLI::App& app, const std::string& name, double& target, do
 CLI::Option* add_real(CLI::App& app, const std::string& name, std::optional<double>& target, double min, double max,
                       const std::string& help);
 
+// A finite number more than 0 and at most max (a mean time, a rate): 0 is refused with the rest.
+CLI::Option* add_positive_real(CLI::App& app, const std::string& name, std::optional<double>& target, double max,
+                               const std::string& help);
+
 // The default a help text shows for a number: "0.05", "4096".
 std::string number_text(double value);
 

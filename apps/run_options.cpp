@@ -100,6 +100,23 @@ void RunOptions::add_workload(CLI::App& app) {
   add_whole<std::uint64_t>(app, "--seed", in_.seed, 0, UINT64_MAX,
                            "Seed of every random choice; the same inputs and seed give the same event log.")
       ->default_str(std::to_string(in_.seed));
+  add_failures(app, trace);
+}
+
+void RunOptions::add_failures(CLI::App& app, CLI::Option* trace) {
+  // A scenario places its faults itself (node_fail, node_return); random ones need the span a
+  // trace gives them (core/trace/node_failures.hpp).
+  auto* mtbf = add_positive_real(app, "--node-mtbf", in_.node_mtbf, kMaxSeconds,
+                                 "With --trace: random node failures. Each compute node fails after an exponential "
+                                 "time up of this mean (seconds), from the trace's first submission to its last "
+                                 "submission plus its longest requested time; its jobs are aborted "
+                                 "(PMIX_ERR_JOB_ABORTED_BY_SYS_EVENT) and the lost work counted. Drawn from --seed, "
+                                 "apart from the workload's other draws.")
+                   ->needs(trace);
+  add_positive_real(app, "--node-mttr", in_.node_mttr, kMaxSeconds,
+                    "With --node-mtbf: a failed node is repaired after an exponential time of this mean (seconds), "
+                    "and its daemon rejoins the DVM. Without it a failed node never returns.")
+      ->needs(mtbf);
 }
 
 void RunOptions::add_policy(CLI::App& app) {

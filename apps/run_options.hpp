@@ -22,6 +22,7 @@ class RunOptions {
 
  private:
   void add_workload(CLI::App& app);
+  void add_failures(CLI::App& app, CLI::Option* trace);
   void add_policy(CLI::App& app);
   void add_outputs(CLI::App& app);
 

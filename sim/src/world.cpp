@@ -212,6 +212,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
     --p.on_its_way;
     std::unique_ptr<Envelope> env(p.incoming);
     p.incoming = nullptr;
+    if (env->stop) continue;  // its process died: `listening` is false now, or again for a new life
     accept(p, std::move(env));
     if (!fired_.empty()) release_fired();
   }
@@ -220,6 +221,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
     while (!p.mailbox->empty() || p.mailbox->ready()) {
       std::unique_ptr<Envelope> owned(p.mailbox->get<Envelope>());
       --p.on_its_way;
+      if (owned->stop) continue;
       bounce(p, owned->from, owned->msg);
       work_done();
     }

@@ -98,6 +98,15 @@ void World::kill_daemon(NodeId node) {
   refuse_early(*daemon);
   lost_daemons_.insert(node);
   break_connections(*daemon, nullptr);
+  // Its actor may be waiting for a timer of the dead process (a job's end): woken now, it sees
+  // the daemon gone and ends. Otherwise it would wake after a repair and serve the node's new
+  // daemon beside that daemon's own actor, both receiving into one slot.
+  if (daemon->serving && !daemon->parked) {
+    auto* stop = new Envelope;
+    stop->stop = true;
+    ++daemon->on_its_way;
+    daemon->mailbox->put_init(stop, 0)->detach(delete_envelope);
+  }
 }
 
 void World::return_node(NodeId node) {

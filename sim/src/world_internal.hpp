@@ -30,6 +30,9 @@ struct Envelope {
   std::uint64_t seq = 0;
   std::uint32_t from_incarnation = 0;
   std::uint32_t to_incarnation = 0;
+  // Not a message: wakes the actor of a daemon that died so that it stops serving before the
+  // node's next daemon starts one of its own (World::kill_daemon).
+  bool stop = false;
 };
 
 inline void delete_envelope(void* p) { delete static_cast<Envelope*>(p); }

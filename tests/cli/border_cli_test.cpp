@@ -35,6 +35,27 @@ TEST(BorderCli, NumericOptionsAreCheckedAgainstTheirRange) {
   expect_refused({"sim", "--daemon-startup", "1e999"}, "--daemon-startup: '1e999' is out of range (0 to 4294967295)");
 }
 
+// A mean time between failures or to repair is a positive number of seconds: 0 would be
+// failures without end, and is refused with the rest.
+TEST(BorderCli, FailureRatesAreMoreThanZeroAndFinite) {
+  const std::string trace = source_path("traces/golden.swf");
+  const std::string range = "(more than 0 and at most 4294967295)";
+  for (const char* option : {"--node-mtbf", "--node-mttr"}) {
+    const std::string o = option;
+    auto args = [&](const std::string& value) {
+      std::vector<std::string> a{"sim", o, value, "--trace", trace};
+      if (o == "--node-mttr") a.insert(a.end(), {"--node-mtbf", "100"});
+      return a;
+    };
+    expect_refused(args("0"), o + ": '0' is out of range " + range);
+    expect_refused(args("-5"), o + ": '-5' is out of range " + range);
+    expect_refused(args("1e999"), o + ": '1e999' is out of range " + range);
+    expect_refused(args("nan"), o + ": 'nan' is not a finite number");
+    expect_refused(args("inf"), o + ": 'inf' is not a finite number");
+    expect_refused(args("soon"), o + ": 'soon' is not a number");
+  }
+}
+
 TEST(BorderCli, ANearMissOptionIsSuggested) {
   expect_refused({"sim", "--sead", "3"}, "unknown option --sead (did you mean --seed?)");
   expect_refused({"simm", "--seed", "3"}, "unexpected argument simm (did you mean sim?)");

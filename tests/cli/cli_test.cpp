@@ -67,8 +67,9 @@ TEST(Cli, TheDemoWritesItsOutputsWhereAsked) {
 TEST(Cli, HelpDocumentsEveryOption) {
   const auto r = run_pmixflow({"sim", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--platform", "--topology", "--nodes", "--network", "--scenario", "--seed", "--out",
-                             "--slots", "--policy", "--no-events", "--daemon-startup", "--contexts", "--quiet"})
+  for (const char* option :
+       {"--platform", "--topology", "--nodes", "--network", "--scenario", "--seed", "--out", "--slots", "--policy",
+        "--no-events", "--daemon-startup", "--contexts", "--quiet", "--node-mtbf", "--node-mttr"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

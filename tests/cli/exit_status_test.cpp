@@ -50,6 +50,8 @@ TEST(ExitStatus, AnOptionThatDoesNotApplyIsRefusedWithTheReason) {
       {{"sim", "--scenario", demo, "--lenient"}, "--lenient requires --trace"},
       {{"sim", "--scenario", demo, "--compare-recorded"}, "--compare-recorded requires --trace"},
       {{"sim", "--scenario", demo, "--via-daemon", "0.5"}, "--via-daemon requires --trace"},
+      {{"sim", "--scenario", demo, "--node-mtbf", "3600"}, "--node-mtbf requires --trace"},
+      {{"sim", "--trace", source_path("traces/golden.swf"), "--node-mttr", "60"}, "--node-mttr requires --node-mtbf"},
       {{"sim", "--platform", demo, "--network", "star"}, "excludes"},
   };
   for (const auto& [args, says] : cases) {

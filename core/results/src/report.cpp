@@ -13,7 +13,8 @@ namespace pmixflow {
 
 log::KindSet ReportBuilder::kinds() const {
   if (with_assertions_ || (run_ && !run_->assertions.empty())) return log::all_kinds_set();
-  return CallLedger::kinds() | AllocationLedger::kinds() | log::kind_set({log::EventKind::LogEnd});
+  return CallLedger::kinds() | AllocationLedger::kinds() | FailureLedger::kinds() |
+         log::kind_set({log::EventKind::LogEnd});
 }
 
 void ReportBuilder::begin(const log::LogHeader& header) {
@@ -24,6 +25,7 @@ void ReportBuilder::begin(const log::LogHeader& header) {
 void ReportBuilder::event(const log::EventView& e) {
   calls_.apply(e);
   scheduler_.apply(e);
+  failures_.apply(e);
   if (assertions_) assertions_->apply(e);
 }
 
@@ -53,7 +55,8 @@ Report ReportBuilder::report() const {
   }
   std::optional<report_detail::RunEnd> end;
   if (closing_) end = report_detail::RunEnd{closing_->how, closing_->events, closing_->stats};
-  const report_detail::Pieces pieces{run, calls_, scheduler_, end, metrics, expectations, recorded};
+  const report_detail::Pieces pieces{run,          calls_,  scheduler_, end, metrics, failures_.figures(),
+                                     expectations, recorded};
   Report r;
   r.jobs_csv = jobs_csv(outcomes);
   // The inputs' file names need not be UTF-8 (Linux does not ask it): written as dump_utf8

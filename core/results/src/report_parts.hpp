@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/results/failures.hpp"
 #include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/results/run_info.hpp"
@@ -36,6 +37,7 @@ struct Pieces {
   const AllocationLedger& scheduler;
   const std::optional<RunEnd>& end;
   const Metrics& metrics;
+  const FailureFigures& failures;
   const Expectations& expectations;
   const std::optional<RecordedComparison>& recorded;
 };

@@ -25,6 +25,13 @@ std::string states_line(const Metrics& m) {
   return out.empty() ? "none" : out;
 }
 
+// Said only when something failed: a run without failures has nothing to add.
+void failure_line(std::ostream& out, const FailureFigures& f) {
+  if (f.node_failures == 0 && f.jobs_killed == 0) return;
+  out << "  node failures " << f.node_failures << " (" << f.node_repairs << " repaired), jobs killed " << f.jobs_killed
+      << ", work lost " << f.lost_cpu_s << " cpu-s\n";
+}
+
 void replay_lines(std::ostream& out, const Pieces& p) {
   const Metrics& m = p.metrics;
   std::size_t skipped = 0;
@@ -99,6 +106,7 @@ std::string summary_text(const Pieces& p) {
     replay_lines(out, p);
   else
     call_lines(out, p);
+  failure_line(out, p.failures);
   out << "  expectations: " << p.expectations.checked << " checked, " << p.expectations.failures.size() << " failed";
   if (p.expectations.unanswered) out << " (" << p.expectations.unanswered << " calls never answered)";
   if (p.expectations.abandoned) out << "; " << p.expectations.abandoned << " abandoned by a requestor that exited";

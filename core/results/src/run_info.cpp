@@ -23,6 +23,8 @@ nlohmann::json RunInfo::inputs() const {
     in["skipped_by_reason"] = skipped_by_reason;
     if (!repaired_by_reason.empty()) in["repaired_by_reason"] = repaired_by_reason;
     in["compare_recorded"] = compare_recorded;
+    if (node_mtbf) in["node_mtbf"] = *node_mtbf;
+    if (node_mttr) in["node_mttr"] = *node_mttr;
   }
   if (!assertions.empty()) {
     auto& list = in["assertions"] = nlohmann::json::array();
@@ -131,6 +133,8 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
     if (!it->is_boolean()) in.fail("compare_recorded", "expects true or false");
     r.compare_recorded = it->get<bool>();
   }
+  if (header.inputs.contains("node_mtbf")) r.node_mtbf = in.number<double>("node_mtbf", 0);
+  if (header.inputs.contains("node_mttr")) r.node_mttr = in.number<double>("node_mttr", 0);
   r.assertions = read_assertions(header.inputs, in);
   return r;
 }

@@ -60,6 +60,18 @@ json allocations_json(const AllocationLedger& scheduler) {
   return out;
 }
 
+// What failures cost (failures.hpp), with the rates a replay drew them at when it did.
+json failures_json(const Pieces& p) {
+  const FailureFigures& f = p.failures;
+  json out{{"node_failures", f.node_failures},
+           {"node_repairs", f.node_repairs},
+           {"jobs_killed", f.jobs_killed},
+           {"lost_work_cpu_s", f.lost_cpu_s}};
+  if (p.run.node_mtbf) out["node_mtbf_s"] = *p.run.node_mtbf;
+  if (p.run.node_mttr) out["node_mttr_s"] = *p.run.node_mttr;
+  return out;
+}
+
 // How jobs.csv numbers resources, so that its allocated_resources can be read back to nodes.
 json resources_json(const RunInfo& run) {
   json r{{"unit", "slot"},
@@ -114,6 +126,7 @@ json summary(const Pieces& p) {
          {"makespan_s", m.makespan_s},
          {"preemptions", m.preemptions},
          {"lost_work_cpu_s", m.lost_cpu_s},
+         {"failures", failures_json(p)},
          {"expectations",
           {{"checked", p.expectations.checked},
            {"failed", p.expectations.failures.size()},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "pmixflow/trace/node_failures.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
 #include "pmixflow/vocab/quote.hpp"
@@ -98,6 +99,20 @@ void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
       throw InputError(sc.origin, 1, "requestors." + name, "no requestor named " + quote_value(name) + " makes a call");
 }
 
+// --node-mtbf: every compute node's failures and repairs, drawn over the trace's span. The
+// head node is left out even when it computes: it is the controller, whose failure is another
+// fault (controller_fail) that ends the whole DVM.
+void random_failures(Deployment& d, const Workload& workload, const RunInputs& in, const Cluster& cluster) {
+  if (!workload.trace || !in.node_mtbf) return;
+  std::vector<NodeId> nodes;
+  for (NodeId id = 0; id < cluster.size(); ++id)
+    if (id != Cluster::kHead && cluster.node(id).schedulable) nodes.push_back(id);
+  const auto drawn = draw_node_failures(NodeFailureModel{*in.node_mtbf, in.node_mttr}, in.seed, nodes,
+                                        failure_span(*workload.trace, workload.scenario.time_origin));
+  for (const auto& f : drawn) d.last_call = std::max(d.last_call, f.at);
+  d.faults.insert(d.faults.end(), drawn.begin(), drawn.end());
+}
+
 }  // namespace
 
 Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster) {
@@ -133,6 +148,7 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
     }
     d.faults.push_back(std::move(f));
   }
+  random_failures(d, workload, in, cluster);
   return d;
 }
 

@@ -67,6 +67,8 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
     for (const auto& [repair, count] : w.trace->repaired)
       r.repaired_by_reason[std::string(swf_repair_name(repair))] = count;
     r.compare_recorded = in.compare_recorded;
+    r.node_mtbf = in.node_mtbf;
+    r.node_mttr = in.node_mttr;
   }
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "pmixflow/log/sink.hpp"
 #include "pmixflow/results/assertion_check.hpp"
+#include "pmixflow/results/failures.hpp"
 #include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/run_info.hpp"
 
@@ -58,6 +59,7 @@ class ReportBuilder final : public log::EventSink {
   std::optional<AssertionChecker> assertions_;
   CallLedger calls_;
   AllocationLedger scheduler_;
+  FailureLedger failures_;
   std::optional<Closing> closing_;
 };
 

@@ -35,6 +35,8 @@ struct RunInfo {
   std::map<std::string, std::size_t> repaired_by_reason;  // SWF lines --lenient sorted or renumbered
   double time_origin = 0;                                 // the outputs' time 0: a replay's first submission
   bool compare_recorded = false;                          // recorded.csv is wanted
+  std::optional<double> node_mtbf;                        // a replay's random node failures: mean s up
+  std::optional<double> node_mttr;                        // and mean s down; none: never repaired
   std::vector<Assertion> assertions;                      // the scenario's, checked against the log
 
   std::string workload() const { return name.empty() ? scenario : name; }

@@ -24,7 +24,10 @@ struct RunInputs {
   bool lenient = false;       // skip and count malformed SWF lines instead of failing
   double via_daemon = 0.5;    // share of replayed jobs submitted through a daemon
   bool compare_recorded = false;
-  std::string policy;  // overrides the scenario's
+  // Random node failures of a replay (node_failures.hpp): mean seconds up, and down; none: none.
+  std::optional<double> node_mtbf;
+  std::optional<double> node_mttr;  // none: a failed node never returns
+  std::string policy;               // overrides the scenario's
   bool exclusive_nodes = false;
   bool head_computes = false;                    // the controller's node is a compute node as well
   std::optional<double> batch_delay;             // overrides the scenario's
