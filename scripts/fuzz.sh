@@ -13,6 +13,9 @@
 # Environment:
 #   PMIXFLOW_FUZZ_BUILD_DIR   the fuzz build (default: <repo>/build-fuzz)
 #   PMIXFLOW_FUZZ_JOBS        targets run at once (default 1)
+#   PMIXFLOW_FUZZ_TIMEOUT     seconds of wall time one input may take before it counts as a hang
+#                             (default 10; raise it for a long campaign on a machine that is also
+#                             building, where a starved fuzzer otherwise reports false hangs)
 #   PMIXFLOW_FUZZ_CORPUS      keep each target's corpus in DIR/TARGET, to go on from it next time
 #                             (default: a temporary corpus, seeded afresh and removed)
 #   PMIXFLOW_BUILD_DIR        a normal build whose apps/pmixflow, when there, runs a few shipped
@@ -191,10 +194,10 @@ run_target() {
   mkdir -p "$build/findings/$t"
   log="$build/findings/$t/last-run.log"
   dictionary "$t" "$work/$t.dict" && args+=(-dict="$work/$t.dict")
-  # -timeout: one input for more than 10 s is a hang; -rss_limit_mb: 2 GB is a blow-up.
+  # -timeout: one input for more than 10 s (PMIXFLOW_FUZZ_TIMEOUT) is a hang; -rss_limit_mb: 2 GB is a blow-up.
   (cd "$work" && TMPDIR="${fuzz_tmp}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
     UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$build/fuzz/fuzz_$t" "${args[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$build/fuzz/fuzz_$t" "${args[@]}" -max_total_time="$seconds" -timeout="${PMIXFLOW_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/findings/$t/" "$corpus" >"$log" 2>&1) || rc=$?
   report "$t" "$log" "$rc"
 }

@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <iostream>
 
+#include "pmixflow/emul/scheduler_memory.hpp"
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/roles/controller.hpp"
 #include "pmixflow/roles/daemon.hpp"
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
-#include "pmixflow/emul/scheduler_memory.hpp"
 
 namespace pmixflow::emul {
 namespace {
@@ -127,11 +127,10 @@ void PartyProcess::build_role() {
   const Address a = spec_->address;
   const Cluster& cluster = machine_->cluster();
   switch (a.kind) {
-    case PartyKind::Controller:
-      role_ = std::make_unique<Controller>(*env_, cluster, deployment_->controller);
-      break;
+    case PartyKind::Controller: role_ = std::make_unique<Controller>(*env_, cluster, deployment_->controller); break;
     case PartyKind::Scheduler: {
-      auto scheduler = std::make_unique<Scheduler>(*env_, cluster, make_policy(workload_->policy), deployment_->scheduler);
+      auto scheduler =
+          std::make_unique<Scheduler>(*env_, cluster, make_policy(workload_->policy), deployment_->scheduler);
       // A restarted scheduler takes back what its earlier life granted (scheduler_memory.hpp).
       if (auto saved = load_memory(spec_->run_dir + "/scheduler.memory")) {
         saved_memory_ = *saved;
@@ -141,7 +140,8 @@ void PartyProcess::build_role() {
       break;
     }
     case PartyKind::Daemon: {
-      auto runner = std::make_unique<RealProcesses>(loop_, clock_, spec_->payload);
+      auto runner =
+          std::make_unique<RealProcesses>(loop_, clock_, spec_->payload, machine_->cluster().node(a.index).name);
       runner_ = runner.get();
       role_ = std::make_unique<Daemon>(*env_, a.index, std::move(runner));
       break;
@@ -229,7 +229,8 @@ void PartyProcess::handle(control::Inject&& f) {
 }
 
 void PartyProcess::handle(control::NodeFault&& f) {
-  if (env_ && f.node < machine_->cluster().size()) env_->log(ev::NodeFail{.node = machine_->cluster().node(f.node).name});
+  if (env_ && f.node < machine_->cluster().size())
+    env_->log(ev::NodeFail{.node = machine_->cluster().node(f.node).name});
 }
 
 void PartyProcess::handle(control::Stop&&) { finish(0); }

@@ -128,8 +128,8 @@ void RealProcesses::Descriptor::reset() {
   fd_ = -1;
 }
 
-RealProcesses::RealProcesses(Loop& loop, const RunClock& clock, std::string payload_path)
-    : loop_(loop), clock_(clock), payload_(std::move(payload_path)) {}
+RealProcesses::RealProcesses(Loop& loop, const RunClock& clock, std::string payload_path, std::string node_name)
+    : loop_(loop), clock_(clock), payload_(std::move(payload_path)), node_name_(std::move(node_name)) {}
 
 RealProcesses::~RealProcesses() {
   for (auto& [nspace, job] : jobs_) {
@@ -185,7 +185,7 @@ std::optional<std::string> RealProcesses::start(const LocalLaunch& launch, Job& 
 RealProcesses::Exec RealProcesses::exec_of(const App& app, const AppBehaviour& b, double runtime) const {
   Exec e;
   e.path = payload_;
-  if (b.fail_launch) {
+  if (launch_fails_on(b, node_name_)) {
     const std::string cmd = app.cmd.empty() ? std::string("app") : app.cmd;
     e.path = std::string(kNowhere) + cmd.substr(cmd.rfind('/') + 1);
   }

@@ -62,8 +62,9 @@ void place(World& world, const Deployment& d, const SimMachine& m, const std::st
   ProcessTiming timing;
   timing.jitter = k.jitter;
   timing.seed = seed;
-  world.set_daemon_factory([timing](Env& env, NodeId node) {
-    return std::make_unique<Daemon>(env, node, std::make_unique<TimedProcesses>(env, node, timing));
+  world.set_daemon_factory([timing, &cluster](Env& env, NodeId node) {
+    return std::make_unique<Daemon>(env, node,
+                                    std::make_unique<TimedProcesses>(env, node, timing, cluster.node(node).name));
   });
 }
 

@@ -41,7 +41,7 @@ void TimedProcesses::launch(const LocalLaunch& launch, ProcessEvents& events) {
   for (const auto& b : apps) {
     job.runtime = std::max(job.runtime, b.runtime_s);
     job.tick = std::max(job.tick, b.tick_s);
-    job.fails = job.fails || b.fail_launch;
+    job.fails = job.fails || launch_fails_on(b, node_name_);
   }
   job.exit = combined_exit(apps);
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);

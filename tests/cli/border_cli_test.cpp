@@ -72,6 +72,23 @@ TEST(BorderCli, ADirectoryIsNamedAsOne) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(BorderCli, ALaunchFailureOnANodeTheMachineLacksIsRefusedByLine) {
+  // A name that is not a compute node here would silently never fail.
+  const auto dir = scratch_dir("fail-launch");
+  std::ofstream(dir / "s.jsonl") << R"({"format":"pmixflow-scenario","version":1})"
+                                    "\n"
+                                 << R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"NEW",)"
+                                    R"("info":{"PMIX_ALLOC_NUM_NODES":1},"app":{"cmd":"sleep","argv":["1"],"np":1,)"
+                                    R"("fail_launch":["n42"]}})"
+                                    "\n";
+  const auto r = run_pmixflow({"sim", "--scenario", (dir / "s.jsonl").string(), "--out", (dir / "out").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("s.jsonl:2: field 'app.fail_launch': no compute node 'n42' on this machine"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "events.jsonl"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(BorderCli, AnOversizedValueIsNamedAndCut) {
   const auto dir = scratch_dir("big");
   const auto file = dir / "s.jsonl";

@@ -77,6 +77,10 @@ TEST_P(Stated, ADaemonRestartedOnALiveNodeBringsTheNodeBack) {
 
 TEST_P(Stated, ARepairedNodeIsUsedAgain) { holds_everything(simulate("fail-node-returns.jsonl"), 10); }
 
+TEST_P(Stated, ALaunchThatFailsOnSomeNodesFailsTheJobAndFreesItsSession) {
+  holds_everything(simulate("fail-launch-some-nodes.jsonl"), 8);
+}
+
 TEST_P(Stated, AStalledSchedulerMakesCallsLateNotFailed) {
   holds_everything(simulate("fail-scheduler-stall.jsonl"), 7);
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/fault_triggers.hpp"
 #include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -82,6 +83,28 @@ TEST(ScenarioFaults, BadFaultsAreRefusedByField) {
   EXPECT_EQ(refused_field(R"({"op":"node_fail","node":"n01","when":{"ev":"alloc.grant","nope":1}})"), "when.nope");
   EXPECT_EQ(refused_field(R"({"op":"node_fail","node":"n01","when":{"ev":"alloc.grant"},"nth":0})"), "nth");
   EXPECT_EQ(refused_field(R"({"op":"node_fail","node":"n01","when":"alloc.grant"})"), "when");
+}
+
+TEST(ScenarioFaults, ALaunchFailingOnSomeNodesNamesThemAndOnlyThemFail) {
+  const Scenario sc = parse(
+      R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_NODES":2},)"
+      R"("app":{"cmd":"sleep","argv":["1"],"np":2,"fail_launch":["n02","n05"]}})");
+  const auto* apps = std::get<AllocRequest>(sc.calls.at(0).call).info.get<std::vector<App>>(key::SESSION_APP);
+  ASSERT_TRUE(apps && apps->size() == 1);
+  const AppBehaviour b = app_behaviour(apps->front());
+  EXPECT_TRUE(launch_fails_on(b, "n02"));
+  EXPECT_TRUE(launch_fails_on(b, "n05"));
+  EXPECT_FALSE(launch_fails_on(b, "n01"));
+  EXPECT_EQ(
+      refused_field(
+          R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_NODES":1},)"
+          R"("app":{"cmd":"sleep","argv":["1"],"np":1,"fail_launch":[]}})"),
+      "app.fail_launch");
+  EXPECT_EQ(
+      refused_field(
+          R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"NEW","info":{"PMIX_ALLOC_NUM_NODES":1},)"
+          R"("app":{"cmd":"sleep","argv":["1"],"np":1,"fail_launch":["n01,n02"]}})"),
+      "app.fail_launch");
 }
 
 TEST(FaultTriggersWatch, EachFiresOnceAtItsNthMatchingEvent) {

@@ -47,6 +47,23 @@ const std::string* env_value(const App& app, std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> split_names(std::string_view list) {
+  std::vector<std::string> names;
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    if (comma != 0) names.emplace_back(list.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return names;
+}
+
+bool launch_fails_on(const AppBehaviour& b, std::string_view node) {
+  if (!b.fail_launch) return false;
+  return b.fail_launch_on.empty() ||
+         std::find(b.fail_launch_on.begin(), b.fail_launch_on.end(), node) != b.fail_launch_on.end();
+}
+
 AppBehaviour app_behaviour(const App& app) {
   AppBehaviour b;
   auto value = [&](std::string_view name) -> std::optional<std::string> {
@@ -61,7 +78,10 @@ AppBehaviour app_behaviour(const App& app) {
     if (parse_seconds(*v, seconds)) b.runtime_s = seconds;
   }
   if (auto v = value(kExitCodeVar)) parse_whole(*v, b.exit_code);
-  if (auto v = value(kFailLaunchVar)) b.fail_launch = *v == "1";
+  if (auto v = value(kFailLaunchVar); v && *v != "0") {
+    b.fail_launch = true;
+    if (*v != "1") b.fail_launch_on = split_names(*v);
+  }
   if (auto v = value(kExitSignalVar)) {
     int signal = 0;
     if (parse_whole(*v, signal) && ends_a_process(signal)) b.exit_signal = signal;
@@ -93,7 +113,11 @@ void describe(App& app, const AppBehaviour& b) {
   }
   if (b.exit_code != 0) set_var(app, kExitCodeVar, std::to_string(b.exit_code));
   if (b.exit_signal != 0) set_var(app, kExitSignalVar, std::to_string(b.exit_signal));
-  if (b.fail_launch) set_var(app, kFailLaunchVar, "1");
+  if (b.fail_launch) {
+    std::string nodes;
+    for (const auto& n : b.fail_launch_on) nodes += (nodes.empty() ? "" : ",") + n;
+    set_var(app, kFailLaunchVar, nodes.empty() ? std::string("1") : nodes);
+  }
   if (b.tick_s > 0) {
     std::string seconds;
     json_number_into(seconds, b.tick_s);

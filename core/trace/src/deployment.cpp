@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/node_failures.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
@@ -69,10 +70,32 @@ SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in, const 
   return c;
 }
 
+// The apps a call carries: a spawn's, or those of the session it asks for.
+std::vector<App> apps_of(const Call& call) {
+  if (const auto* spawn = std::get_if<SpawnRequest>(&call)) return spawn->apps;
+  const InfoList& info = std::holds_alternative<AllocRequest>(call) ? std::get<AllocRequest>(call).info
+                                                                    : std::get<SessionCtrlRequest>(call).directives;
+  if (const auto* apps = info.get<std::vector<App>>(key::SESSION_APP)) return *apps;
+  return {};
+}
+
+// An app that fails to launch on some nodes names nodes of this machine: a name it does not
+// have would silently never fail.
+void check_launch_failures(const ScenarioCall& c, const Scenario& sc, const Cluster& cluster) {
+  for (const App& app : apps_of(c.call))
+    for (const auto& name : app_behaviour(app).fail_launch_on) {
+      const auto n = cluster.find(name);
+      if (!n || !cluster.node(*n).schedulable)
+        throw InputError(sc.origin, c.line, "app.fail_launch",
+                         "no compute node " + quote_value(name) + " on this machine");
+    }
+}
+
 // Requestors in order of first appearance, each with its calls resolved on this machine.
 void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
   std::map<std::string, std::size_t> index;
   for (const auto& c : sc.calls) {
+    check_launch_failures(c, sc, cluster);
     auto [it, added] = index.emplace(c.requestor, d.requestors.size());
     if (added) {
       const auto cred = sc.credentials.find(c.requestor);

@@ -117,8 +117,25 @@ class LineReader {
     if (auto v = value(kTickVar)) checked_real(*v, at, 0.0, kMaxSeconds);
     if (auto v = value(kExitCodeVar)) checked_whole<int>(*v, at, 0, 255);
     if (auto v = value(kExitSignalVar)) exit_signal(json(checked_whole<int>(*v, at)), field);
-    if (auto v = value(kFailLaunchVar); v && *v != "0" && *v != "1")
-      fail(field, std::string(kFailLaunchVar) + " is 0 or 1, got " + quote_value(*v));
+    if (auto v = value(kFailLaunchVar); v && *v != "0" && *v != "1" && split_names(*v).empty())
+      fail(field, std::string(kFailLaunchVar) + " is 0, 1 or a comma list of node names, got " + quote_value(*v));
+  }
+
+  // true, false, or the nodes where the executable cannot start: ["n02","n05"].
+  void read_fail_launch(const json& v, const std::string& field, AppBehaviour& b) const {
+    b.fail_launch_on.clear();
+    if (v.is_boolean()) {
+      b.fail_launch = v.get<bool>();
+      return;
+    }
+    if (!v.is_array() || v.empty())
+      fail(field, "expects true, false or an array of node names, got " + cut_value(v.dump()));
+    for (const auto& n : v) {
+      if (!n.is_string() || n.get<std::string>().empty() || n.get<std::string>().find(',') != std::string::npos)
+        fail(field, "expects node names, got " + cut_value(n.dump()));
+      b.fail_launch_on.push_back(n.get<std::string>());
+    }
+    b.fail_launch = true;
   }
 
   App app(const json& j, const std::string& field) const {
@@ -142,7 +159,7 @@ class LineReader {
     // What a real process can return: the emulator's processes exit with it.
     if (j.contains("exit_code")) behaviour.exit_code = whole<int>(j["exit_code"], field + ".exit_code", 0, 255);
     if (j.contains("exit_signal")) behaviour.exit_signal = exit_signal(j["exit_signal"], field + ".exit_signal");
-    if (j.contains("fail_launch")) behaviour.fail_launch = boolean(j, "fail_launch", false);
+    if (j.contains("fail_launch")) read_fail_launch(j.at("fail_launch"), field + ".fail_launch", behaviour);
     describe(app, behaviour);
     if (app.cmd == "sleep") {
       if (app.argv.empty()) fail(field + ".argv", "`sleep` needs its seconds as the first argument");

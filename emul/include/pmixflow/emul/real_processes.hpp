@@ -29,7 +29,9 @@ class RealProcesses final : public ProcessRunner {
   // `loop` and `clock` must outlive the runner. Every call must come from the loop's thread, and
   // that thread must live as long as the processes: PR_SET_PDEATHSIG kills a child when the
   // thread that forked it ends, which is how a daemon's death takes its processes with it.
-  RealProcesses(Loop& loop, const RunClock& clock, std::string payload_path);
+  // `node_name`: where an app that fails to launch on some nodes only (PMIXFLOW_FAIL_LAUNCH)
+  // fails.
+  RealProcesses(Loop& loop, const RunClock& clock, std::string payload_path, std::string node_name = {});
   // Kills and reaps every process still running, reporting nothing.
   ~RealProcesses() override;
   RealProcesses(const RealProcesses&) = delete;
@@ -96,6 +98,7 @@ class RealProcesses final : public ProcessRunner {
   Loop& loop_;
   const RunClock& clock_;
   std::string payload_;
+  std::string node_name_;
   std::unordered_map<std::string, Job> jobs_;
 };
 

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/roles/process_runner.hpp"
@@ -24,8 +25,13 @@ struct ProcessTiming {
 
 class TimedProcesses final : public ProcessRunner {
  public:
-  TimedProcesses(Env& env, NodeId node, ProcessTiming timing = {})
-      : env_(env), timing_(timing), random_(timing.seed * 0x9E3779B97F4A7C15ULL + node) {}
+  // `node_name`: where an app that fails to launch on some nodes only (PMIXFLOW_FAIL_LAUNCH)
+  // fails.
+  TimedProcesses(Env& env, NodeId node, ProcessTiming timing = {}, std::string node_name = {})
+      : env_(env),
+        timing_(timing),
+        node_name_(std::move(node_name)),
+        random_(timing.seed * 0x9E3779B97F4A7C15ULL + node) {}
   ~TimedProcesses() override;
 
   void launch(const LocalLaunch& launch, ProcessEvents& events) override;
@@ -51,6 +57,7 @@ class TimedProcesses final : public ProcessRunner {
 
   Env& env_;
   ProcessTiming timing_;
+  std::string node_name_;
   std::mt19937_64 random_;
   std::unordered_map<std::string, Local> jobs_;
 };

@@ -11,15 +11,19 @@
 // second apart (see docs/flow.md, "Scheduling passes").
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmixflow/vocab/info.hpp"
 
 namespace pmixflow {
 
-inline constexpr std::string_view kRuntimeVar = "PMIXFLOW_RUNTIME";         // seconds, a decimal number
-inline constexpr std::string_view kExitCodeVar = "PMIXFLOW_EXIT_CODE";      // an integer; 0 unless given
-inline constexpr std::string_view kFailLaunchVar = "PMIXFLOW_FAIL_LAUNCH";  // "1": the executable cannot start
+inline constexpr std::string_view kRuntimeVar = "PMIXFLOW_RUNTIME";     // seconds, a decimal number
+inline constexpr std::string_view kExitCodeVar = "PMIXFLOW_EXIT_CODE";  // an integer; 0 unless given
+// "1": the executable cannot start; "n02,n05": it cannot start on those nodes (a launch that
+// fails on some nodes only).
+inline constexpr std::string_view kFailLaunchVar = "PMIXFLOW_FAIL_LAUNCH";
 inline constexpr std::string_view kTickVar = "PMIXFLOW_TICK";               // seconds, a decimal number > 0
 inline constexpr std::string_view kExitSignalVar = "PMIXFLOW_EXIT_SIGNAL";  // a signal that ends a process
 
@@ -27,8 +31,9 @@ struct AppBehaviour {
   double runtime_s = 0;
   int exit_code = 0;
   bool fail_launch = false;
-  double tick_s = 0;    // 0: the processes end when their run time is up
-  int exit_signal = 0;  // the processes end killed by this signal instead of exiting (0: they exit)
+  std::vector<std::string> fail_launch_on;  // with fail_launch: only on these nodes (empty: everywhere)
+  double tick_s = 0;                        // 0: the processes end when their run time is up
+  int exit_signal = 0;                      // the processes end killed by this signal instead of exiting (0: they exit)
 };
 
 // Whether `signal` (Linux numbering, as proto's kSig* constants) ends a process by its default
@@ -42,6 +47,12 @@ constexpr bool ends_a_process(int signal) {
     if (s == signal) return false;
   return true;
 }
+
+// "n02,n05" as names, empty ones left out.
+std::vector<std::string> split_names(std::string_view list);
+
+// Whether the app's executable cannot start on `node` (a node name).
+bool launch_fails_on(const AppBehaviour& b, std::string_view node);
 
 // When processes that start at `start` and behave as `b` end by themselves.
 double end_time(const AppBehaviour& b, double start);
