@@ -158,7 +158,7 @@ void Conductor::handle(Party& p, control::Ready&& f) {
 
 void Conductor::handle(Party&, control::Event&& f) {
   last_activity_ = SteadyClock::now();
-  merge_.add(log::decode_event(f.encoded));
+  record(log::decode_event(f.encoded));
 }
 
 void Conductor::handle(Party& p, control::StartDaemon&& f) {

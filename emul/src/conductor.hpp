@@ -109,8 +109,10 @@ class Conductor {
     if (!log_.wants(E::event_kind)) return;
     log::EventBuilder b(E::event_kind);
     fill(event, b);
-    merge_.add(log::decode_event(log::encode_event(b.view(clock_.now(), who))));
+    record(log::decode_event(log::encode_event(b.view(clock_.now(), who))));
   }
+  // An event as it arrives: seen by the fault triggers at once, written in time order later.
+  void record(log::DecodedEvent e);
 
   // conductor_faults.cpp
   void arm_faults();

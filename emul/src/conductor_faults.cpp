@@ -19,13 +19,17 @@ void Conductor::arm_faults() {
     triggers.push_back(*f.when);
   }
   if (triggers.empty()) return;
+  // Fed each event as it arrives from its party (record()), not as the merged log is written
+  // a little later: a party's events arrive in its own order, which is all a trigger counts on.
   triggers_ = std::make_unique<FaultTriggers>(std::move(triggers), [this](std::size_t i, double t) {
-    // The log is written a little behind the run (EventMerge's hold): a fault due already
-    // happens at once.
     const FaultAt f = triggered_[i];
-    at(t + f.at, [this, f] { carry_out(f); });
+    at(t + f.at, [this, f] { carry_out(f); });  // a fault due already happens at once
   });
-  log_.attach(*triggers_);
+}
+
+void Conductor::record(log::DecodedEvent e) {
+  if (triggers_) triggers_->event(e.view());
+  merge_.add(std::move(e));
 }
 
 void Conductor::carry_out(const FaultAt& f) {

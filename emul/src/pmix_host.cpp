@@ -12,9 +12,9 @@ namespace pmixflow::emul {
 namespace {
 
 // The event codes a party listens for: the flow's own events and the carrier's.
-constexpr Status kEventCodes[] = {Status::DvmIsReady,        Status::ErrDvmMod,         Status::EventNodeDown,
-                                  Status::EventJobStart,     Status::EventJobEnd,       Status::EventSessionStart,
-                                  Status::EventSessionEnd,   Status::EventNodeDown};
+constexpr Status kEventCodes[] = {Status::DvmIsReady,      Status::ErrDvmMod,    Status::EventNodeDown,
+                                  Status::EventJobStart,   Status::EventJobEnd,  Status::EventSessionStart,
+                                  Status::EventSessionEnd, Status::EventNodeDown};
 
 [[noreturn]] void refuse(const std::string& what, pmix_status_t rc) {
   throw std::runtime_error(what + ": " + PMIx_Error_string(rc));
@@ -57,9 +57,20 @@ void PmixUpcalls::event(size_t, pmix_status_t status, const pmix_proc_t* source,
   if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
-void PmixUpcalls::lost(size_t, pmix_status_t, const pmix_proc_t* source, pmix_info_t[], size_t, pmix_info_t[], size_t,
-                       pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+void PmixUpcalls::lost(size_t id, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[], size_t ninfo,
+                       pmix_info_t results[], size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                       void* cbdata) {
   PmixHost* h = active();
+  // A party's own PMIX_ERR_LOST_CONNECTION notification (the RM telling its scheduler a client
+  // of its went away) comes in sealed in our envelope: it is news about that client, not the
+  // loss of the connection it came on.
+  bool sealed = false;
+  try {
+    InfoList payload = event_payload(info, ninfo);
+    sealed = take_envelope(payload).has_value();
+  } catch (const std::exception&) {
+  }
+  if (sealed) return event(id, status, source, info, ninfo, results, nresults, cbfunc, cbdata);
   if (h && source) h->loop_.post([h, who = from_pmix(*source)] { h->on_lost(who, false); });
   if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
 }
@@ -112,8 +123,8 @@ void PmixHost::register_handlers() {
   for (std::size_t id : std::exchange(handlers_, {})) PMIx_Deregister_event_handler(id, nullptr, nullptr);
   std::vector<pmix_status_t> codes{kCarrierEvent};
   for (Status s : kEventCodes) codes.push_back(static_cast<pmix_status_t>(s));
-  pmix_status_t rc = PMIx_Register_event_handler(codes.data(), codes.size(), nullptr, 0, &PmixUpcalls::event,
-                                                 nullptr, nullptr);
+  pmix_status_t rc =
+      PMIx_Register_event_handler(codes.data(), codes.size(), nullptr, 0, &PmixUpcalls::event, nullptr, nullptr);
   if (rc < 0) refuse("PMIx would not take the event handler", rc);
   handlers_.push_back(static_cast<std::size_t>(rc));
   pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
