@@ -45,9 +45,10 @@ void Conductor::carry_out(const FaultAt& f) {
 
 void Conductor::fail_node(NodeId node) {
   if (!dead_nodes_.insert(node).second) return;
-  // The controller's own view of the node's death is its lost link to the daemon; the event
-  // saying the node died comes from it, as in the simulator.
-  if (Party* c = find(Address::controller())) send(*c, control::NodeFault{node});
+  // Logged here, as the controller's (the environment's event, as the simulator writes it),
+  // before the kill: the controller's own view of the death is its lost link to the daemon,
+  // and a requestor answered PMIX_ERR_UNREACH by its broken line must not log that first.
+  log_as("controller", ev::NodeFail{.node = cluster_.node(node).name});
   kill_daemon(node);
 }
 

@@ -26,7 +26,6 @@ void put(WireWriter& w, const Inject& f) {
 }
 void put(WireWriter& w, const Event& f) { w.str(f.encoded); }
 void put(WireWriter& w, const StartDaemon& f) { w.u32(f.node); }
-void put(WireWriter& w, const NodeFault& f) { w.u32(f.node); }
 void put(WireWriter& w, const Activity& f) { w.boolean(f.idle); }
 void put(WireWriter&, const Stop&) {}
 void put(WireWriter& w, const Bye& f) { w.str(f.stats_json); }
@@ -62,10 +61,9 @@ Frame get(WireReader& r, std::size_t index) {
     }
     case 6: return Event{r.string()};
     case 7: return StartDaemon{r.u32()};
-    case 8: return NodeFault{r.u32()};
-    case 9: return Activity{r.boolean()};
-    case 10: return Stop{};
-    case 11: return Bye{r.string()};
+    case 8: return Activity{r.boolean()};
+    case 9: return Stop{};
+    case 10: return Bye{r.string()};
   }
   throw WireError("unknown control frame " + std::to_string(index), 0);
 }

@@ -228,11 +228,6 @@ void PartyProcess::handle(control::Inject&& f) {
   env_->deliver(f.from, std::move(f.msg));
 }
 
-void PartyProcess::handle(control::NodeFault&& f) {
-  if (env_ && f.node < machine_->cluster().size())
-    env_->log(ev::NodeFail{.node = machine_->cluster().node(f.node).name});
-}
-
 void PartyProcess::handle(control::Stop&&) { finish(0); }
 
 void PartyProcess::event(std::string encoded) { send_soon(control::Event{std::move(encoded)}); }

@@ -35,7 +35,6 @@ class PartyProcess final : private Uplink, private Transport {
   void handle(control::Go&& f);
   void handle(control::Servers&& f);
   void handle(control::Inject&& f);
-  void handle(control::NodeFault&& f);
   void handle(control::Stop&&);
   template <class F>
   void handle(F&&) {}

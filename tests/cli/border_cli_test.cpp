@@ -132,9 +132,9 @@ TEST(BorderCli, AFileNameThatIsNotUtf8LeavesEveryOutputStrictJson) {
   std::ofstream(trace) << "; MaxNodes: 2\n; MaxProcs: 2\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
   const auto r = run_pmixflow({"sim", "--trace", trace.string(), "--out", (dir / "out").string(), "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NO_THROW((void)json::parse(slurp(dir / "out" / "summary.json")));  // nlohmann refuses bad UTF-8
+  EXPECT_TRUE(json::accept(slurp(dir / "out" / "summary.json")));  // nlohmann refuses bad UTF-8
   std::ifstream events(dir / "out" / "events.jsonl");
-  for (std::string line; std::getline(events, line);) EXPECT_NO_THROW((void)json::parse(line)) << line;
+  for (std::string line; std::getline(events, line);) EXPECT_TRUE(json::accept(line)) << line;
   EXPECT_NE(slurp(dir / "out" / "summary.json").find("t\u00fe.swf"), std::string::npos);
   std::filesystem::remove_all(dir);
 }

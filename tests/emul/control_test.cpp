@@ -97,9 +97,9 @@ TEST(ControlFrame, EventRoundTripsItsBytes) {
   EXPECT_EQ(round_trip(control::Event{encoded}).encoded, encoded);
 }
 
-TEST(ControlFrame, StartDaemonAndNodeFaultRoundTripTheirNode) {
+TEST(ControlFrame, StartDaemonRoundTripsItsNode) {
   EXPECT_EQ(round_trip(control::StartDaemon{118}).node, 118u);
-  EXPECT_EQ(round_trip(control::NodeFault{std::numeric_limits<NodeId>::max()}).node,
+  EXPECT_EQ(round_trip(control::StartDaemon{std::numeric_limits<NodeId>::max()}).node,
             std::numeric_limits<NodeId>::max());
 }
 
@@ -131,7 +131,6 @@ std::vector<control::Frame> every_kind() {
           control::Inject{Address::scheduler(), Message(resp)},
           control::Event{"abc"},
           control::StartDaemon{4},
-          control::NodeFault{5},
           control::Activity{true},
           control::Stop{},
           control::Bye{"{}"}};

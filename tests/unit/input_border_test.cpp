@@ -107,7 +107,7 @@ TEST(JsonQuote, EscapesBytesThatAreNotUtf8) {
   std::string out;
   json_quote_into(out, "ok \xc3\xa9 bad \xff\xfe");
   EXPECT_EQ(out, "\"ok \xc3\xa9 bad \\u00ff\\u00fe\"");
-  EXPECT_NO_THROW((void)nlohmann::json::parse(out));  // a strict reader takes it
+  EXPECT_TRUE(nlohmann::json::accept(out));  // a strict reader takes it
 }
 
 TEST(JsonInput, DeepNestingIsAClearError) {

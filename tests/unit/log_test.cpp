@@ -109,7 +109,7 @@ TEST(LogRender, AByteThatIsNotUtf8IsEscapedNotCopied) {
                                 "n\xff"
                                 "01"));
   EXPECT_TRUE(Contains(line, R"("who":"n\u00ff01")")) << line;
-  EXPECT_NO_THROW((void)nlohmann::json::parse(line));
+  EXPECT_TRUE(nlohmann::json::accept(line));
 }
 
 TEST(LogReader, ReadsBackWhatWasWrittenWithEveryType) {

@@ -40,7 +40,9 @@ TEST(NodeFailures, EachNodeFailsWithinTheSpanAndReturnsBeforeItFailsAgain) {
   const auto drawn = draw_node_failures(NodeFailureModel{50, 10}, 3, mtbf_nodes(4), span);
   std::map<NodeId, std::vector<FaultAt>> by_node;
   for (std::size_t i = 0; i < drawn.size(); ++i) {
-    if (i > 0) EXPECT_LE(drawn[i - 1].at, drawn[i].at);  // in time order
+    if (i > 0) {
+      EXPECT_LE(drawn[i - 1].at, drawn[i].at);  // in time order
+    }
     EXPECT_FALSE(drawn[i].when);
     by_node[drawn[i].node].push_back(drawn[i]);
   }

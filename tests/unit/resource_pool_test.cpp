@@ -16,8 +16,8 @@ Cluster machine() { return Cluster({{"head", 8, false}, {"n01", 4, true}, {"n02"
 TEST(ResourcePool, SlotsSharingANodeAreDistinctResources) {
   const Cluster c = machine();
   ResourcePool pool(c, false);
-  const SlotRuns a = pool.take(Need{3, 0});
-  const SlotRuns b = pool.take(Need{3, 0});
+  const SlotRuns a = pool.take(Need{3, 0, {}});
+  const SlotRuns b = pool.take(Need{3, 0, {}});
   EXPECT_EQ(pool.resources(a), "0-2");
   EXPECT_EQ(pool.node_list(a), "n01:3");
   EXPECT_EQ(pool.resources(b), "3-5");  // n01's last slot, then n02's first two
@@ -29,30 +29,30 @@ TEST(ResourcePool, SlotsSharingANodeAreDistinctResources) {
 TEST(ResourcePool, SlotsGivenBackAreHandedOutAgainLowestFirst) {
   const Cluster c = machine();
   ResourcePool pool(c, false);
-  const SlotRuns a = pool.take(Need{2, 0});
-  const SlotRuns b = pool.take(Need{4, 0});
+  const SlotRuns a = pool.take(Need{2, 0, {}});
+  const SlotRuns b = pool.take(Need{4, 0, {}});
   pool.give_back(a);
-  EXPECT_EQ(pool.resources(pool.take(Need{3, 0})), "0-1 6");  // the freed 0-1, then n02's next free slot
+  EXPECT_EQ(pool.resources(pool.take(Need{3, 0, {}})), "0-1 6");  // the freed 0-1, then n02's next free slot
   EXPECT_EQ(pool.resources(b), "2-5");
 }
 
 TEST(ResourcePool, WholeNodesAndExclusiveModeHoldEveryNodeSlot) {
   const Cluster c = machine();
   ResourcePool pool(c, false);
-  pool.take(Need{1, 0});  // n01 is no longer whole
-  const SlotRuns nodes = pool.take(Need{8, 2});
+  pool.take(Need{1, 0, {}});  // n01 is no longer whole
+  const SlotRuns nodes = pool.take(Need{8, 2, {}});
   EXPECT_EQ(pool.resources(nodes), "4-11");
   EXPECT_EQ(pool.node_list(nodes), "n02:4,n03:4");
   ResourcePool exclusive(c, true);
-  EXPECT_EQ(exclusive.resources(exclusive.take(Need{5, 0})), "0-7");  // 5 cpus get two whole nodes
+  EXPECT_EQ(exclusive.resources(exclusive.take(Need{5, 0, {}})), "0-7");  // 5 cpus get two whole nodes
 }
 
 TEST(ResourcePool, ExtendedHoldingsAreListedAsOneSet) {
   const Cluster c = machine();
   ResourcePool pool(c, false);
-  SlotRuns held = pool.take(Need{2, 0});
-  pool.take(Need{2, 0});
-  for (const auto& run : pool.take(Need{3, 0})) held.push_back(run);
+  SlotRuns held = pool.take(Need{2, 0, {}});
+  pool.take(Need{2, 0, {}});
+  for (const auto& run : pool.take(Need{3, 0, {}})) held.push_back(run);
   EXPECT_EQ(pool.resources(held), "0-1 4-6");
   EXPECT_EQ(slot_counts(held), (SlotList{{1, 2}, {2, 3}}));
 }

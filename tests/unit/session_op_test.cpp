@@ -78,17 +78,17 @@ TEST(SessionOperation, SignalCarriesItsNumber) {
 }
 
 TEST(SessionPermissions, OnlyTheSchedulerInstantiatesAndNeverEverySession) {
-  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}}};
-  const SessionCaller tool{false, Principal{Proc{"tool-1", 0}}};
+  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}, {}, {}}};
+  const SessionCaller tool{false, Principal{Proc{"tool-1", 0}, {}, {}}};
   EXPECT_EQ(may_instantiate(scheduler, 7), Status::Success);
   EXPECT_EQ(may_instantiate(tool, 7), Status::ErrNoPermissions);
   EXPECT_EQ(may_instantiate(scheduler, kAllSessions), Status::ErrBadParam);
 }
 
 TEST(SessionPermissions, ARequestorActsOnWhatItsNamespaceOwns) {
-  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}}};
-  const SessionCaller rank3{false, Principal{Proc{"tool-1", 3}}};
-  const auto owner = [](const char* nspace) { return Principal{Proc{nspace, 0}}; };
+  const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}, {}, {}}};
+  const SessionCaller rank3{false, Principal{Proc{"tool-1", 3}, {}, {}}};
+  const auto owner = [](const char* nspace) { return Principal{Proc{nspace, 0}, {}, {}}; };
   EXPECT_EQ(may_act_on(rank3, owner("tool-1")), Status::Success);  // any rank of the owner's namespace
   EXPECT_EQ(may_act_on(rank3, owner("tool-2")), Status::ErrNoPermissions);
   EXPECT_EQ(may_act_on(scheduler, owner("tool-2")), Status::Success);
@@ -104,7 +104,7 @@ TEST(SessionPermissions, AnotherToolOfTheSameUserMayActAnotherUsersMayNot) {
   const Principal owner{Proc{"tool-1", 0}, 1001, 100};
   const SessionCaller same_user{false, Principal{Proc{"tool-2", 0}, 1001, 100}};
   const SessionCaller other_user{false, Principal{Proc{"tool-3", 0}, 1002, 100}};
-  const SessionCaller unknown_user{false, Principal{Proc{"tool-4", 0}}};
+  const SessionCaller unknown_user{false, Principal{Proc{"tool-4", 0}, {}, {}}};
   EXPECT_EQ(may_act_on(same_user, owner), Status::Success);
   EXPECT_EQ(may_act_on(other_user, owner), Status::ErrNoPermissions);
   EXPECT_EQ(may_act_on(unknown_user, owner), Status::ErrNoPermissions);  // an unknown user is nobody's

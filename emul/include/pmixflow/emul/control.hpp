@@ -50,10 +50,6 @@ struct Event {
 struct StartDaemon {
   NodeId node = 0;
 };
-// Emulation -> controller: this node dies now (it logs node.fail, as the node's RM would).
-struct NodeFault {
-  NodeId node = 0;
-};
 // Party -> emulation: it has nothing to do (no timer armed, nothing running, nothing pending)
 // or it has again.
 struct Activity {
@@ -66,7 +62,7 @@ struct Bye {
   std::string stats_json;
 };
 
-using Frame = std::variant<Hello, Setup, Ready, Go, Servers, Inject, Event, StartDaemon, NodeFault, Activity, Stop, Bye>;
+using Frame = std::variant<Hello, Setup, Ready, Go, Servers, Inject, Event, StartDaemon, Activity, Stop, Bye>;
 
 std::string encode(const Frame& f);
 // Throws WireError on a frame encode() would not have written.

@@ -31,9 +31,10 @@ struct AppBehaviour {
   double runtime_s = 0;
   int exit_code = 0;
   bool fail_launch = false;
-  std::vector<std::string> fail_launch_on;  // with fail_launch: only on these nodes (empty: everywhere)
-  double tick_s = 0;                        // 0: the processes end when their run time is up
-  int exit_signal = 0;                      // the processes end killed by this signal instead of exiting (0: they exit)
+  double tick_s = 0;    // 0: the processes end when their run time is up
+  int exit_signal = 0;  // the processes end killed by this signal instead of exiting (0: they exit)
+  // With fail_launch: the nodes where the executable cannot start (empty: everywhere).
+  std::vector<std::string> fail_launch_on{};
 };
 
 // Whether `signal` (Linux numbering, as proto's kSig* constants) ends a process by its default
