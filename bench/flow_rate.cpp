@@ -1,7 +1,8 @@
 // How fast the whole flow runs against the SimGrid floor, measured in one run: a scenario of
 // N allocation requests (through all three entry points, each a session with a job, each
 // completed) is simulated by `pmixflow sim`, then the same number of messages is ping-ponged
-// between two bare SimGrid actors. Prints both rates and their ratio.
+// between two bare SimGrid actors (floor.hpp). Both are timed as a whole process and as their
+// simulation loop; prints both ratios.
 //   bench_flow_rate [REQUESTS] [NODES]
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,10 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "floor.hpp"
+#include "measure.hpp"
 
 int main(int argc, char** argv) {
   const long requests = argc > 1 ? std::atol(argv[1]) : 20000;
@@ -35,29 +38,25 @@ int main(int argc, char** argv) {
         << "}}\n";
     }
   }
-  std::ostringstream cmd;
-  cmd << PMIXFLOW_BIN << " sim --quiet --no-events --nodes " << nodes << " --scenario " << (dir / "scenario.jsonl")
-      << " --out " << (dir / "out");
-  if (std::system(cmd.str().c_str()) != 0) {
-    std::cerr << "bench: the simulation failed: " << cmd.str() << "\n";
+  const auto flow =
+      pmixflow::bench::run_process({PMIXFLOW_BIN, "sim", "--quiet", "--no-events", "--nodes", std::to_string(nodes),
+                                    "--scenario", (dir / "scenario.jsonl").string(), "--out", (dir / "out").string()},
+                                   "", (dir / "sim.err").string());
+  if (flow.exit_status != 0) {
+    std::cerr << "bench: the simulation failed (exit " << flow.exit_status << "), see " << (dir / "sim.err") << "\n";
     return 1;
   }
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "out" / "summary.json"));
   const double messages = summary["messages"].get<double>();
-  const double flow_wall = summary["wall_s"].get<double>();
-  const std::string pp = std::string(PINGPONG_BIN) + " " + std::to_string(static_cast<long>(messages)) + " > " +
-                         (dir / "pingpong.txt").string();
-  if (std::system(pp.c_str()) != 0) return 1;
-  std::ifstream ppin(dir / "pingpong.txt");
-  std::string line;
-  std::getline(ppin, line);
-  const double pp_rate = std::stod(line.substr(line.find("rate=") + 5));
-  const double flow_rate = messages / flow_wall;
-  std::printf("requests=%ld nodes=%ld flow_messages=%.0f flow_wall_s=%.3f flow_msgs_per_s=%.0f\n", requests, nodes,
-              messages, flow_wall, flow_rate);
-  std::printf(
-      "pingpong_msgs_per_s=%.0f  pingpong/flow=%.2f  (the flow carries every hop through SimGrid; 1.0 is the floor)\n",
-      pp_rate, pp_rate / flow_rate);
+  const double loop = summary["wall_s"].get<double>();
+  const auto floor = pmixflow::bench::pingpong_floor(static_cast<std::uint64_t>(messages), dir);
+  if (!floor.ok()) return 1;
+  std::printf("requests=%ld nodes=%ld messages=%.0f\n", requests, nodes, messages);
+  std::printf("flow:  process %.3f s, loop %.3f s (%.0f messages/s in the loop)\n", flow.wall_s, loop, messages / loop);
+  std::printf("floor: process %.3f s, loop %.3f s (plain s4u ping-pong of as many messages)\n", floor.process.wall_s,
+              floor.loop_s);
+  std::printf("flow / floor: process %.2f, loop %.2f (1.0 is the floor)\n", flow.wall_s / floor.process.wall_s,
+              loop / floor.loop_s);
   std::filesystem::remove_all(dir);
   return 0;
 }

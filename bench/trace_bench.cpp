@@ -1,24 +1,23 @@
 // A production trace replayed with one policy through the whole flow, against two floors
-// measured in the same run: SimGrid moving the same number of messages between two actors
-// (the least any design that carries every hop through SimGrid can cost), and the same
-// policy deciding the same trace in a bare event loop with no flow at all.
+// measured in the same run: the cheapest plain s4u exchange of as many messages (the least any
+// design that carries every hop through SimGrid can cost), and the same policy deciding the
+// same trace in a bare event loop with no flow at all. The flow and the SimGrid floor are each
+// timed as a whole process (fork to exit: reading, platform, run, outputs) and as their
+// simulation loop alone.
 //   bench_trace [TRACE.swf.gz] [POLICY]
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <queue>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "floor.hpp"
+#include "measure.hpp"
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/trace/bare_replay.hpp"
@@ -28,13 +27,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double pingpong_rate(std::uint64_t messages, const std::filesystem::path& dir) {
-  const std::string out = (dir / "pingpong.txt").string();
-  if (std::system((std::string(PINGPONG_BIN) + " " + std::to_string(messages) + " > " + out).c_str()) != 0) return 0;
-  std::ifstream in(out);
-  std::string line;
-  std::getline(in, line);
-  return std::stod(line.substr(line.find("rate=") + 5));
+struct BareLoop {
+  double wall_s = 0;  // reading the trace and deciding it
+  pmixflow::Metrics metrics;
+};
+
+// The bare loop runs in this process: reading the trace and deciding it, as a tool doing
+// only that would.
+BareLoop bare_loop(const std::string& trace_path, const std::string& policy_name) {
+  const auto start = Clock::now();
+  const auto trace = pmixflow::read_swf(trace_path);
+  const auto procs = static_cast<std::uint64_t>(trace.max_procs.value_or(0));
+  auto policy = pmixflow::make_policy(policy_name);
+  BareLoop b;
+  b.metrics = pmixflow::compute_metrics(pmixflow::bare_replay(trace, *policy, procs), procs);
+  b.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  return b;
+}
+
+void print_metrics(const char* what, double wait, double slowdown, double utilisation) {
+  std::printf("%-11s mean wait %.1f s, bounded slowdown %.2f, utilisation %.3f\n", what, wait, slowdown, utilisation);
 }
 
 }  // namespace
@@ -46,39 +58,32 @@ int main(int argc, char** argv) {
     std::cerr << "bench: " << trace_path << " not found (the shared data set is not beside this clone)\n";
     return 2;
   }
-  const auto trace = pmixflow::read_swf(trace_path);
-  const std::uint64_t procs = static_cast<std::uint64_t>(trace.max_procs.value_or(0));
   const auto dir = std::filesystem::temp_directory_path() / ("pmixflow-bench-trace-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-
-  const auto loop_start = Clock::now();
-  auto policy = pmixflow::make_policy(policy_name);
-  const auto loop_metrics = pmixflow::compute_metrics(pmixflow::bare_replay(trace, *policy, procs), procs);
-  const double loop_wall = std::chrono::duration<double>(Clock::now() - loop_start).count();
-
-  const std::string cmd = std::string(PMIXFLOW_BIN) + " sim --quiet --no-events --trace " + trace_path + " --policy " +
-                          policy_name + " --out " + (dir / "flow").string();
-  if (std::system(cmd.c_str()) != 0) {
-    std::cerr << "bench: the replay failed: " << cmd << "\n";
+  const BareLoop bare = bare_loop(trace_path, policy_name);
+  const auto flow = pmixflow::bench::run_process({PMIXFLOW_BIN, "sim", "--quiet", "--no-events", "--trace", trace_path,
+                                                  "--policy", policy_name, "--out", (dir / "flow").string()},
+                                                 "", (dir / "flow.err").string());
+  if (flow.exit_status != 0) {
+    std::cerr << "bench: the replay failed (exit " << flow.exit_status << "), see " << (dir / "flow.err") << "\n";
     return 1;
   }
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "flow" / "summary.json"));
-  const double wall = summary["wall_s"], messages = summary["messages"], jobs = summary["jobs"];
-  const double pp = pingpong_rate(static_cast<std::uint64_t>(messages), dir);
+  const double loop = summary["wall_s"], messages = summary["messages"], jobs = summary["jobs"];
+  const auto floor = pmixflow::bench::pingpong_floor(static_cast<std::uint64_t>(messages), dir);
   std::filesystem::remove_all(dir);
+  if (!floor.ok()) return 1;
 
-  std::printf("trace %s, policy %s, %.0f jobs on %llu processors\n", trace_path.c_str(), policy_name.c_str(), jobs,
-              static_cast<unsigned long long>(procs));
-  std::printf("full flow:  wall %.2f s, %.0f jobs/s, %.0f messages, %.0f flow messages/s\n", wall, jobs / wall,
-              messages, messages / wall);
-  std::printf("floors:     SimGrid ping-pong of as many messages %.0f messages/s; bare %s loop %.3f s\n", pp,
-              policy_name.c_str(), loop_wall);
-  std::printf("ratios:     ping-pong rate / flow rate = %.2f (target: within 2); flow wall / bare loop wall = %.0f\n",
-              pp / (messages / wall), wall / loop_wall);
-  std::printf("metrics:    flow mean wait %.1f s, bounded slowdown %.2f, utilisation %.3f\n",
-              summary["mean_wait_s"].get<double>(), summary["mean_bounded_slowdown"].get<double>(),
-              summary["utilization"].get<double>());
-  std::printf("            loop mean wait %.1f s, bounded slowdown %.2f, utilisation %.3f\n", loop_metrics.mean_wait_s,
-              loop_metrics.mean_bounded_slowdown, loop_metrics.utilization);
+  std::printf("trace %s, policy %s, %.0f jobs, %.0f messages\n", trace_path.c_str(), policy_name.c_str(), jobs,
+              messages);
+  std::printf("%-22s %10s %10s %9s\n", "", "process s", "loop s", "peak MB");
+  std::printf("%-22s %10.2f %10.2f %9.0f\n", "flow (pmixflow sim)", flow.wall_s, loop, flow.peak_rss_mb);
+  std::printf("%-22s %10.2f %10.2f %9.0f\n", "floor (s4u ping-pong)", floor.process.wall_s, floor.loop_s,
+              floor.process.peak_rss_mb);
+  std::printf("%-22s %10.2f %10s\n", "bare policy loop", bare.wall_s, "-");
+  std::printf("ratios: flow / ping-pong: process %.2f, loop %.2f; flow process / bare loop %.0f\n",
+              flow.wall_s / floor.process.wall_s, loop / floor.loop_s, flow.wall_s / bare.wall_s);
+  print_metrics("flow:", summary["mean_wait_s"], summary["mean_bounded_slowdown"], summary["utilization"]);
+  print_metrics("bare loop:", bare.metrics.mean_wait_s, bare.metrics.mean_bounded_slowdown, bare.metrics.utilization);
   return 0;
 }

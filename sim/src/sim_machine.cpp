@@ -1,5 +1,7 @@
 #include "pmixflow/sim/sim_machine.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -46,6 +48,13 @@ PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
   return p;
 }
 
+// SimGrid allocates each actor's stack zeroed (calloc). glibc serves a block that size from
+// its heap once its mmap threshold has grown past it, which it does as soon as a stack is
+// freed, and then clears every byte: each daemon started cost a full stack of writes and as
+// much resident memory, whatever it used. Fixed at 64 KiB (which also stops it growing), a
+// stack is always a fresh mapping: zero without being written, resident only where touched.
+void map_stacks_lazily() { mallopt(M_MMAP_THRESHOLD, 64 * 1024); }
+
 }  // namespace
 
 SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
@@ -55,6 +64,7 @@ SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
   args_ = engine_args(knobs, platform.platform_file.empty() ? (platform.nodes ? platform.nodes : 8) : platform.nodes);
   for (auto& a : args_) argv_.push_back(a.data());
   int argc = static_cast<int>(argv_.size());
+  map_stacks_lazily();
   engine_ = std::make_unique<sg4::Engine>(&argc, argv_.data());
   machine_ = build_platform(*engine_, platform);
   std::vector<Node> nodes;

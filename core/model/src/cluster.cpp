@@ -7,9 +7,16 @@ namespace pmixflow {
 
 Cluster::Cluster(std::vector<Node> nodes) : nodes_(std::move(nodes)) {
   by_name_.reserve(nodes_.size());
-  for (NodeId i = 0; i < nodes_.size(); ++i)
+  for (NodeId i = 0; i < nodes_.size(); ++i) {
     if (!by_name_.emplace(nodes_[i].name, i).second)
       throw std::invalid_argument("duplicate node name '" + nodes_[i].name + "'");
+    if (nodes_[i].schedulable) schedulable_.push_back(i);
+  }
+}
+
+std::optional<NodeId> Cluster::schedulable_at(std::size_t k) const {
+  if (k >= schedulable_.size()) return std::nullopt;
+  return schedulable_[k];
 }
 
 std::optional<NodeId> Cluster::find(std::string_view name) const {
@@ -20,8 +27,8 @@ std::optional<NodeId> Cluster::find(std::string_view name) const {
 
 std::vector<std::string> Cluster::schedulable_names() const {
   std::vector<std::string> out;
-  for (const auto& n : nodes_)
-    if (n.schedulable) out.push_back(n.name);
+  out.reserve(schedulable_.size());
+  for (const NodeId n : schedulable_) out.push_back(nodes_[n].name);
   return out;
 }
 

@@ -13,9 +13,17 @@ namespace pmixflow {
 namespace {
 
 // One compute node by name or by its place (`+nK`, as in a --host list), so that one scenario
-// runs on any machine. `what` is the field, for the error.
+// runs on any machine. `what` is the field, for the error. Looked up in the cluster's indexes:
+// a replay resolves one for every job it submits through a daemon.
 NodeId one_node(const std::string& text, const Cluster& cluster, const std::string& what) {
-  const auto chosen = resolve_hosts(parse_host_list(text, HostUse::Activate, what), cluster.schedulable_names(), what);
+  const HostSpec spec = parse_host_list(text, HostUse::Activate, what);
+  const bool single = spec.hosts.size() + spec.relative.size() == 1 && !spec.all && spec.excluded.empty();
+  std::optional<NodeId> found;
+  if (single && !spec.relative.empty()) found = cluster.schedulable_at(spec.relative.front());
+  if (single && !spec.hosts.empty()) found = cluster.find(spec.hosts.front().name);
+  if (found && cluster.node(*found).schedulable) return *found;
+  // Anything else is an error: the general resolution says which, as it would for a list.
+  const auto chosen = resolve_hosts(spec, cluster.schedulable_names(), what);
   if (chosen.size() != 1) throw InputError(what, 0, "", "names " + std::to_string(chosen.size()) + " nodes");
   return *cluster.find(chosen.front());
 }

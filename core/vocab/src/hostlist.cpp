@@ -200,7 +200,9 @@ void merge_host_specs(HostSpec& into, const HostSpec& more) {
 
 std::vector<std::string> resolve_hosts(const HostSpec& spec, const std::vector<std::string>& allocated,
                                        std::string_view origin) {
-  const std::unordered_set<std::string> in_allocation(allocated.begin(), allocated.end());
+  // Only a list that names hosts needs the allocation's names as a set.
+  std::unordered_set<std::string> in_allocation;
+  if (!spec.hosts.empty()) in_allocation.insert(allocated.begin(), allocated.end());
   std::vector<std::string> picked;
   std::unordered_set<std::string> seen;
   const auto pick = [&](const std::string& name) {
@@ -227,8 +229,10 @@ std::vector<std::string> resolve_hosts(const HostSpec& spec, const std::vector<s
   if (spec.all)
     for (const auto& name : allocated) pick(name);
 
-  const std::unordered_set<std::string> excluded(spec.excluded.begin(), spec.excluded.end());
-  std::erase_if(picked, [&](const std::string& name) { return excluded.contains(name); });
+  if (!spec.excluded.empty()) {
+    const std::unordered_set<std::string> excluded(spec.excluded.begin(), spec.excluded.end());
+    std::erase_if(picked, [&](const std::string& name) { return excluded.contains(name); });
+  }
   return picked;
 }
 

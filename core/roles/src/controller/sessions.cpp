@@ -2,6 +2,7 @@
 #include "pmixflow/roles/controller/sessions.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "pmixflow/vocab/errors.hpp"
 
@@ -15,18 +16,19 @@ Session* Sessions::find(std::uint32_t id) {
 std::vector<std::uint32_t> Sessions::of_call(const std::string& corr) const {
   std::vector<std::uint32_t> ids;
   if (corr.empty()) return ids;
-  for (const auto& [id, s] : sessions_)
-    if (s.corr == corr && !s.terminating) ids.push_back(id);
+  for (const std::uint32_t id : index_.of_call(corr))
+    if (!sessions_.at(id).terminating) ids.push_back(id);
   return ids;
 }
 
 Session* Sessions::by_alloc(const std::string& alloc_id) {
-  for (auto& [id, s] : sessions_)
-    if (s.alloc_id == alloc_id) return &s;
-  return nullptr;
+  const auto& ids = index_.of_alloc(alloc_id);
+  return ids.empty() ? nullptr : find(*ids.begin());
 }
 
 namespace {
+
+SessionKeys keys_of(const Session& s) { return {s.id, s.corr, s.alloc_id, s.owner.proc.nspace, s.parent}; }
 
 struct NewSession {
   std::optional<Session> session;
@@ -115,6 +117,7 @@ Status Sessions::instantiate(const Origin& origin, std::uint32_t id, const InfoL
   log_instantiated(*fresh.session, origin);
   for (const auto& [n, k] : fresh.session->nodes) dvm_.log_node(n);
   Session& s = sessions_.emplace(id, std::move(*fresh.session)).first->second;
+  index_.add(keys_of(s));
   arm_limit(s);
   const bool growing = dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id);
   if (!fresh.job) {
@@ -218,6 +221,7 @@ void Sessions::reclaim(Session& s) {
                                 .nodes_to = keep_daemons ? "dvm-pool" : "scheduler",
                                 .num_jobs = s.ended_jobs.size()});
   const std::uint32_t id = s.id;
+  const SessionKeys keys = keys_of(s);
   // An instantiation still waiting for its launch is answered with how its job ended.
   Status unlaunched = Status::ErrJobKilledByCmd;
   for (const auto& item : s.ended_jobs.items)
@@ -230,14 +234,22 @@ void Sessions::reclaim(Session& s) {
   for (const auto& origin : s.terminate_answers) replies_.session_ctrl(origin, Status::Success);
   if (s.instantiate_answer) replies_.session_ctrl(*s.instantiate_answer, unlaunched);
   if (reclaimed_) reclaimed_(id, unlaunched);
+  index_.remove(keys);
   sessions_.erase(id);
   // Children end with their parent unless separated (FLOW.md §4).
   end_dependents("", id, Status::ErrJobKilledByCmd);
 }
 
 void Sessions::end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason) {
+  // Candidates from the indexes, checked as they stand now (SEP may have changed since), in id
+  // order as a scan would find them.
+  std::set<std::uint32_t> candidates;
+  if (parent != 0) candidates = index_.children_of(parent);
+  if (!owner_nspace.empty())
+    candidates.insert(index_.of_owner(owner_nspace).begin(), index_.of_owner(owner_nspace).end());
   std::vector<std::uint32_t> doomed;
-  for (const auto& [sid, session] : sessions_) {
+  for (const std::uint32_t sid : candidates) {
+    const Session& session = sessions_.at(sid);
     const bool child = parent != 0 && session.parent == parent && !session.child_sep && session.sep != true;
     const bool tied = !owner_nspace.empty() && session.owner.proc.nspace == owner_nspace && session.sep == false;
     if ((child || tied) && !session.terminating) doomed.push_back(sid);

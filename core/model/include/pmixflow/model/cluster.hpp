@@ -30,12 +30,16 @@ class Cluster {
   std::optional<NodeId> find(std::string_view name) const;
   // Names of the schedulable nodes, in node order: what "the allocation" holds.
   std::vector<std::string> schedulable_names() const;
+  // The k-th schedulable node (from zero, in node order: `+nK` of a host list), if there is one.
+  std::optional<NodeId> schedulable_at(std::size_t k) const;
+  std::size_t schedulable_count() const { return schedulable_.size(); }
   std::uint64_t schedulable_slots() const;
   static constexpr NodeId kHead = 0;
 
  private:
   std::vector<Node> nodes_;
   std::unordered_map<std::string, NodeId> by_name_;
+  std::vector<NodeId> schedulable_;
 };
 
 // The name of the i-th (from 1) of `count` generated compute nodes: n01, n02, ... with as many

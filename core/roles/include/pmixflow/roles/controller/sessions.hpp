@@ -20,6 +20,7 @@
 #include "pmixflow/roles/controller/jobs.hpp"
 #include "pmixflow/roles/controller/replies.hpp"
 #include "pmixflow/roles/controller/scheduler_link.hpp"
+#include "pmixflow/roles/controller/session_index.hpp"
 #include "pmixflow/roles/controller/session_op.hpp"
 
 namespace pmixflow {
@@ -113,6 +114,7 @@ class Sessions {
   CallIds& ids_;
   Reclaimed reclaimed_;
   std::map<std::uint32_t, Session> sessions_;
+  SessionIndex index_;
 };
 
 }  // namespace pmixflow
