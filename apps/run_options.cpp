@@ -69,6 +69,8 @@ RunInputs& RunOptions::finish() {
   if (in_.scenario_file.empty() && in_.trace_file.empty()) in_.scenario_text = kDemoScenario;
   parse_queue_priorities(queue_priorities_, in_);
   parse_preemptible(preemptible_, in_);
+  if (in_.outputs.events == log::Level::None && !in_.outputs.events_to.empty())
+    throw InputError("", 0, "--events-to", "there is no log to write with --events none");
   return in_;
 }
 
@@ -147,13 +149,36 @@ void RunOptions::add_policy(CLI::App& app) {
 }
 
 void RunOptions::add_outputs(CLI::App& app) {
-  app.add_option("--out", in_.outputs.dir,
-                 "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json (created if missing).");
+  auto* out = app.add_option("--out", in_.outputs.dir,
+                             "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json (created if missing).");
+  auto* level = app.add_option_function<std::string>(
+                       "--events",
+                       [this](const std::string& v) {
+                         const auto parsed = log::parse_level(v);
+                         if (!parsed)
+                           throw CLI::ValidationError("--events", "'" + v +
+                                                                      "' is not a level: all, state or none (to "
+                                                                      "write the log to a file: --events-to FILE)");
+                         in_.outputs.events = *parsed;
+                       },
+                       "How much the event log keeps: all (every message's send and receipt too; default), state "
+                       "(what happened, without the hops: what report, diff and the viewer need, a fraction of the "
+                       "size), none (no log).")
+                    ->type_name("all|state|none");
   app.add_flag(
-      "--no-events", [this](std::int64_t) { in_.outputs.events = false; }, "Do not write events.jsonl (long runs).");
-  app.add_option("--events", in_.outputs.events_to,
-                 "Write the event log to FILE instead of DIR/events.jsonl, or to standard output with '-' (the "
-                 "summary then goes to standard error). It is written as the run goes: it can be followed.");
+         "--no-events", [this](std::int64_t) { in_.outputs.events = log::Level::None; },
+         "No event log (as --events none).")
+      ->excludes(level);
+  auto* to = app.add_option(
+      "--events-to", in_.outputs.events_to,
+      "Write the event log to FILE instead of DIR/events.jsonl (compressed when FILE ends in .gz), or to "
+      "standard output with '-' (the summary then goes to standard error). It is written as the run "
+      "goes: it can be followed.");
+  app.add_flag("--gzip-events", in_.outputs.gzip_events,
+               "Write DIR/events.jsonl.gz, gzip-compressed: every reader of pmixflow (report, diff, the viewer) "
+               "opens it as it is.")
+      ->needs(out)
+      ->excludes(to);
   app.add_flag("--quiet", in_.outputs.quiet, "Print nothing but errors.");
 }
 

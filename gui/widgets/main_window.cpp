@@ -17,6 +17,7 @@
 #include "flow_pane.hpp"
 #include "gantt_pane.hpp"
 #include "machine_pane.hpp"
+#include "pmixflow/log/reader.hpp"
 #include "sessions_pane.hpp"
 #include "utilisation_pane.hpp"
 
@@ -29,8 +30,10 @@ constexpr qint64 kQuietMs = 5000;
 }  // namespace
 
 bool log_ready(const std::filesystem::path& run) {
+  const std::string file = log::run_log_path(run.string());
+  // A compressed log is only ever written whole, by a run that has ended.
   std::error_code ec;
-  const auto file = std::filesystem::is_directory(run, ec) ? run / "events.jsonl" : run;
+  if (file.ends_with(".gz")) return std::filesystem::exists(file, ec);
   std::ifstream in(file);
   std::string header;
   return in && std::getline(in, header) && !in.eof();

@@ -50,10 +50,14 @@ PlatformOptions platform_for(const SimKnobs& k, const Workload& w) {
 
 // SimGrid allocates each actor's stack zeroed (calloc). glibc serves a block that size from
 // its heap once its mmap threshold has grown past it, which it does as soon as a stack is
-// freed, and then clears every byte: each daemon started cost a full stack of writes and as
-// much resident memory, whatever it used. Fixed at 64 KiB (which also stops it growing), a
-// stack is always a fresh mapping: zero without being written, resident only where touched.
-void map_stacks_lazily() { mallopt(M_MMAP_THRESHOLD, 64 * 1024); }
+// freed: on a large machine, where thousands of daemons start at once, every stack then stays
+// resident for the rest of the run. Fixed at 64 KiB (which also stops it growing), a stack is
+// a mapping of its own, handed back whole when its actor ends. On a small machine the heap's
+// reuse is cheaper than a mapping per actor, and memory is not the concern.
+void map_stacks_separately(std::size_t compute_nodes) {
+  constexpr std::size_t kLargeMachine = 4096;
+  if (compute_nodes >= kLargeMachine) mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+}
 
 }  // namespace
 
@@ -64,9 +68,9 @@ SimMachine::SimMachine(const SimKnobs& knobs, const Workload& workload) {
   args_ = engine_args(knobs, platform.platform_file.empty() ? (platform.nodes ? platform.nodes : 8) : platform.nodes);
   for (auto& a : args_) argv_.push_back(a.data());
   int argc = static_cast<int>(argv_.size());
-  map_stacks_lazily();
   engine_ = std::make_unique<sg4::Engine>(&argc, argv_.data());
   machine_ = build_platform(*engine_, platform);
+  map_stacks_separately(machine_.compute.size());
   std::vector<Node> nodes;
   nodes.push_back(Node{machine_.head->get_name(), shape_.slots, workload.head_computes});
   for (auto* h : machine_.compute) nodes.push_back(Node{h->get_name(), shape_.slots, true});

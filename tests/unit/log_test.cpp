@@ -10,6 +10,7 @@
 
 #include "fake_env.hpp"
 #include "pmixflow/log/events.hpp"
+#include "pmixflow/log/level.hpp"
 #include "pmixflow/log/reader.hpp"
 #include "pmixflow/log/reference.hpp"
 #include "pmixflow/log/render.hpp"
@@ -324,7 +325,7 @@ TEST(LogReader, LinesAfterTheClosingLineAreAnError) {
 TEST(LogSink, TheFileHoldsOnlyWholeLinesAndTheHeaderAtOnce) {
   LogDir dir;
   const std::string path = dir.file("live.jsonl");
-  log::LineSink sink(path, std::chrono::milliseconds(0));
+  log::LineSink sink(path, log::all_kinds_set(), std::chrono::milliseconds(0));
   log::EventLog out(header());
   out.attach(sink);
   out.begin();
@@ -359,6 +360,34 @@ TEST(LogSink, AnEventLogCountsOnlyForSinksThatKeepEverything) {
   out.finish(1, "quiescent", "{}");
   EXPECT_EQ(out.events(), 0u);  // no log is being written: nothing to count
   EXPECT_EQ(picky.seen, (std::vector<log::EventKind>{log::EventKind::Call, log::EventKind::LogEnd}));
+}
+
+TEST(LogSink, ACompressedLogCutShortReadsAsCutAndCannotBeFollowed) {
+  LogDir dir;
+  const std::string path = dir.file("cut.jsonl.gz");
+  {
+    log::LineSink sink(path, log::kinds_at(log::Level::State), std::chrono::milliseconds(0));
+    log::EventLog out(header());
+    out.attach(sink);
+    out.begin();
+    for (const auto kind : {log::EventKind::PartyUp, log::EventKind::Send}) {
+      log::EventBuilder b(kind);
+      if (kind == log::EventKind::PartyUp) fill(ev::PartyUp{}, b);
+      out.write(b.view(1, "controller"));
+    }
+    EXPECT_EQ(out.events(), 1u);  // the send is not kept at level state, nor counted
+  }  // the run stops here: no closing line
+  log::LogReader r(path);
+  ASSERT_NE(r.next(), nullptr);
+  EXPECT_EQ(r.next(), nullptr);
+  ASSERT_TRUE(r.problem());
+  EXPECT_TRUE(Contains(r.problem()->what(), "no closing line"));
+  try {
+    log::LogReader follower(path, log::ReadOptions{.follow = true});
+    ADD_FAILURE() << "a compressed log was followed";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(Contains(e.what(), "compressed log cannot be followed"));
+  }
 }
 
 // ---------------------------------------------------------------- the invariants, read from a log

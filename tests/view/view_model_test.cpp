@@ -252,6 +252,24 @@ TEST_F(ViewModel, ACutLogIsReadUpToItsBadLineWhichIsNamed) {
   EXPECT_THROW(RunModel(run.parent_path() / "nothing-here"), InputError);
 }
 
+TEST_F(ViewModel, ACompressedLogAndALogWithoutHopsShowTheSameMachineAndSessions) {
+  const auto whole = simulate("traces/session-control.jsonl");
+  const auto gz = simulate("traces/session-control.jsonl", {"--gzip-events"});
+  const auto state = simulate("traces/session-control.jsonl", {"--events", "state"});
+  const RunModel a(whole), b(gz), c(state);
+  ASSERT_TRUE(a.complete() && b.complete() && c.complete());
+  EXPECT_EQ(b.events().size(), a.events().size());  // the run directory's events.jsonl.gz
+  EXPECT_EQ(c.events().size(), a.events().size());  // the state it shows needs no hop
+  ASSERT_EQ(c.sessions().size(), a.sessions().size());
+  for (const double t : {1.0, 5.0, 20.0}) {
+    const auto& na = a.machine_at(t).nodes();
+    const auto& nc = c.machine_at(t).nodes();
+    ASSERT_EQ(na.size(), nc.size());
+    for (std::size_t i = 0; i < na.size(); ++i)
+      EXPECT_EQ(look_of(na[i]), look_of(nc[i])) << "node " << i << " at " << t;
+  }
+}
+
 TEST_F(ViewModel, ALogBeingWrittenIsFollowedToItsEnd) {
   const auto run = simulate("");
   const auto log = test::slurp(run / "events.jsonl");

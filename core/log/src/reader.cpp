@@ -1,10 +1,13 @@
 #include "pmixflow/log/reader.hpp"
 
+#include "log_file.hpp"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "pmixflow/log/json_scan.hpp"
 
@@ -82,9 +85,12 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
     if (options_.follow) throw InputError(path_, 0, "", "standard input cannot be followed: give the log's path");
     io_.file = stdin;
   } else {
-    io_.file = std::fopen(path_.c_str(), "rb");
+    const OpenedLog opened = open_log_file(path_);
+    io_.file = opened.file;
     if (!io_.file) throw InputError(path_, 0, "", std::string("cannot read the event log: ") + std::strerror(errno));
     io_.owns_file = true;
+    if (opened.compressed && options_.follow)
+      throw InputError(path_, 0, "", "a compressed log cannot be followed: write it uncompressed to follow it");
   }
   if (!read_line()) {
     if (problem_) throw *problem_;
@@ -245,6 +251,16 @@ bool LogReader::parse(std::string_view line) {
       return stop(std::string(spec(s.fields[i].field).key), "missing: " + std::string(s.name) + " always has it");
   view_ = EventView{when, who->text, *kind, {values_.data(), s.fields.size()}};
   return true;
+}
+
+std::string run_log_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return path;
+  const fs::path plain = fs::path(path) / "events.jsonl";
+  const fs::path compressed = fs::path(path) / "events.jsonl.gz";
+  if (!fs::exists(plain, ec) && fs::exists(compressed, ec)) return compressed.string();
+  return plain.string();
 }
 
 }  // namespace pmixflow::log

@@ -62,6 +62,7 @@ RunFiles locate_run(const std::string& path) {
       return fs::is_regular_file(p, e) ? p.string() : std::string();
     };
     r.events = present("events.jsonl");
+    if (r.events.empty()) r.events = present("events.jsonl.gz");
     r.jobs = present("jobs.csv");
     r.summary = present("summary.json");
     r.is_dir = true;

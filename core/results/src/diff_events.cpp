@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "diff_internal.hpp"
+#include "pmixflow/log/level.hpp"
 #include "pmixflow/log/reader.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
@@ -66,11 +67,12 @@ void name_first_field(EventDivergence& d) {
   }
 }
 
-// Two closing lines say the same when they differ only in the run's wall-clock time.
-bool same_closing(const log::EventView& a, const log::EventView& b) {
+// Two closing lines say the same when they differ only in the run's wall-clock time (and in
+// the count of events, between logs kept at different levels).
+bool same_closing(const log::EventView& a, const log::EventView& b, bool mixed_levels) {
   if (a.kind != log::EventKind::LogEnd || b.kind != log::EventKind::LogEnd) return false;
   if (a.t != b.t || a.str(log::Field::end) != b.str(log::Field::end) ||
-      a.uint(log::Field::events) != b.uint(log::Field::events))
+      (!mixed_levels && a.uint(log::Field::events) != b.uint(log::Field::events)))
     return false;
   auto stats = [](const log::EventView& e) {
     auto j = ojson::parse(e.json(log::Field::stats).value_or("{}"), nullptr, false);
@@ -100,13 +102,27 @@ EventsDiff diff_events(const std::string& path_a, const std::string& path_b, con
                        std::vector<std::string>& notes) {
   EventsDiff d;
   d.compared = true;
-  log::LogReader ra(path_a), rb(path_b);
+  // A log kept with --events state has no hops: against one that has them, the events both
+  // have are compared, and the note says so.
+  const auto level = [](const std::string& path) {
+    if (path == "-") return std::string("all");
+    return log::LogReader(path).header().inputs.value("events", std::string("all"));
+  };
+  const std::string level_a = level(path_a), level_b = level(path_b);
+  const bool mixed = level_a != level_b;
+  const log::ReadOptions read{mixed ? log::kinds_at(log::Level::State) : log::all_kinds_set(), false};
+  log::LogReader ra(path_a, read), rb(path_b, read);
   compare_headers(ra.header(), rb.header(), d);
+  if (mixed) {
+    std::erase_if(d.inputs, [](const ValueDiff& v) { return v.name == "events"; });
+    notes.push_back("the logs were kept at different levels (A " + level_a + ", B " + level_b +
+                    "): compared without the messages' send and recv events");
+  }
   for (;;) {
     const log::EventView* ea = ra.next();
     const log::EventView* eb = rb.next();
     if (!ea && !eb) break;
-    if (ea && eb && (ra.text() == rb.text() || same_closing(*ea, *eb))) continue;
+    if (ea && eb && (ra.text() == rb.text() || same_closing(*ea, *eb, mixed))) continue;
     EventDivergence div;
     div.line = std::max(ra.line(), rb.line());
     if (ea) div.a = std::string(ra.text());

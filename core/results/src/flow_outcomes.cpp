@@ -26,9 +26,9 @@ std::string answer_of(const EventView& e) {
   std::string out = status(e, Field::status);
   const auto info = e.json(Field::info);
   if (!info) return out;
-  for (const auto& [key, label] : {std::pair{"\"pmix.alloc.id\",", "alloc="},
-                                   std::pair{"\"pmix.session.id\",", "session="},
-                                   std::pair{"\"pmix.nspace\",", "nspace="}}) {
+  for (const auto& [key, label] :
+       {std::pair{"\"pmix.alloc.id\",", "alloc="}, std::pair{"\"pmix.session.id\",", "session="},
+        std::pair{"\"pmix.nspace\",", "nspace="}}) {
     const auto at = info->find(key);
     if (at == std::string_view::npos) continue;
     const auto from = at + std::string_view(key).size();
@@ -63,7 +63,8 @@ std::string job_change(const EventView& e) {
     case EventKind::JobStart: return "start";
     case EventKind::JobSuspend: return "suspend";
     case EventKind::JobContinue: return "continue";
-    case EventKind::JobSignal: return "signal " + std::to_string(e.sint(Field::signal).value_or(e.uint(Field::signal).value_or(0)));
+    case EventKind::JobSignal:
+      return "signal " + std::to_string(e.sint(Field::signal).value_or(e.uint(Field::signal).value_or(0)));
     case EventKind::JobEnd: return "end " + status(e, Field::status);
     default: return {};
   }
@@ -111,8 +112,7 @@ void compare(std::vector<std::string>& out, const std::string& what, const Map& 
 }  // namespace
 
 FlowOutcomes flow_outcomes(const std::string& path) {
-  std::error_code ec;
-  const std::string file = std::filesystem::is_directory(path, ec) ? path + "/events.jsonl" : path;
+  const std::string file = log::run_log_path(path);
   FlowOutcomes o;
   {
     log::LogReader reader(file, log::ReadOptions{outcome_kinds(), false});

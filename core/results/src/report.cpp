@@ -71,8 +71,7 @@ Report ReportBuilder::report() const {
 }
 
 Report report_from_log(const std::string& path, const ReportOptions& options) {
-  std::error_code ec;
-  const std::string file = std::filesystem::is_directory(path, ec) ? path + "/events.jsonl" : path;
+  const std::string file = log::run_log_path(path);
   ReportBuilder builder(file);
   log::LogReader reader(file);
   builder.begin(reader.header());

@@ -9,30 +9,33 @@
 namespace pmixflow {
 namespace {
 
-log::LogHeader header_of(const RunInfo& run) {
+log::LogHeader header_of(const RunInfo& run, log::Level level) {
   log::LogHeader h;
   h.env = run.env;
   h.seed = run.seed;
   h.inputs = run.inputs();
+  // A reader tells a log without hops from one whose messages were all lost (docs/events.md).
+  if (level == log::Level::State) h.inputs["events"] = std::string(log::level_name(level));
   return h;
 }
 
 std::string log_path(const OutputOptions& o) {
+  if (o.events == log::Level::None) return {};
   if (!o.events_to.empty()) return o.events_to;
-  return o.dir.empty() || !o.events ? std::string() : o.dir + "/events.jsonl";
+  return o.dir.empty() ? std::string() : o.dir + (o.gzip_events ? "/events.jsonl.gz" : "/events.jsonl");
 }
 
 }  // namespace
 
 RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run)
-    : options_(options), log_(header_of(run)), report_("the event log", !run.assertions.empty()) {
+    : options_(options), log_(header_of(run, options.events)), report_("the event log", !run.assertions.empty()) {
   if (!options_.dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.dir, ec);
     if (ec) throw InputError(options_.dir, 0, "--out", "cannot create the output directory: " + ec.message());
     // An earlier run's outputs go before this run starts: none of them can be taken for this
     // run's, whether it completes or not (README, "Outputs").
-    for (const char* earlier : {"summary.json", "jobs.csv", "recorded.csv", "events.jsonl"}) {
+    for (const char* earlier : {"summary.json", "jobs.csv", "recorded.csv", "events.jsonl", "events.jsonl.gz"}) {
       const auto path = std::filesystem::path(options_.dir) / earlier;
       if (std::filesystem::remove(path, ec); ec)
         throw InputError(path.string(), 0, "--out", "cannot remove an earlier run's output: " + ec.message());
@@ -40,7 +43,7 @@ RunOutputs::RunOutputs(const OutputOptions& options, const RunInfo& run)
   }
   if (const std::string path = log_path(options_); !path.empty()) {
     try {
-      file_ = std::make_unique<log::LineSink>(path);
+      file_ = std::make_unique<log::LineSink>(path, log::kinds_at(options_.events));
     } catch (const std::runtime_error& e) {
       throw InputError(path, 0, "", e.what());
     }

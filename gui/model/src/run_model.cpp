@@ -11,11 +11,7 @@ namespace pmixflow::view {
 
 namespace {
 
-std::string log_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return (path / "events.jsonl").string();
-  return path.string();
-}
+std::string log_file(const std::filesystem::path& path) { return log::run_log_path(path.string()); }
 
 }  // namespace
 

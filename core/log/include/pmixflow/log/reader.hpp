@@ -106,4 +106,8 @@ class LogReader {
   std::deque<std::string> decoded_;
 };
 
+// The log of a run: PATH itself, or in a run directory its events.jsonl, else its
+// events.jsonl.gz (`--gzip-events`); events.jsonl when it has neither, for the error to name.
+std::string run_log_path(const std::string& path);
+
 }  // namespace pmixflow::log

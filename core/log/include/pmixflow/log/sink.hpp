@@ -31,16 +31,20 @@ class EventSink {
   virtual void event(const EventView& e) = 0;
   // The closing line (kind log.end): nothing follows.
   virtual void end(const EventView& closing) = 0;
+  // It records the log itself (a file): the closing line counts the events it was given.
+  virtual bool records_log() const { return false; }
 };
 
 // The log as JSON Lines on a file (created or truncated) or on standard output ("-"). Lines
 // are written in batches of whole lines, at least every `flush_every` of wall time while
 // events keep coming, so that a reader following the file only ever sees whole lines behind
-// the last newline. A write that fails stops the sink (see failure()); it never throws from
-// event(), which runs inside the roles.
+// the last newline. A path ending in ".gz" is written gzip-compressed (it cannot be followed;
+// every reader of the project opens it as it is). A write that fails stops the sink (see
+// failure()); it never throws from event(), which runs inside the roles.
 class LineSink final : public EventSink {
  public:
-  explicit LineSink(std::string path, std::chrono::milliseconds flush_every = std::chrono::milliseconds(200));
+  explicit LineSink(std::string path, KindSet kinds = all_kinds_set(),
+                    std::chrono::milliseconds flush_every = std::chrono::milliseconds(200));
   ~LineSink() override;
   LineSink(const LineSink&) = delete;
   LineSink& operator=(const LineSink&) = delete;
@@ -48,6 +52,8 @@ class LineSink final : public EventSink {
   void begin(const LogHeader& header) override;
   void event(const EventView& e) override;
   void end(const EventView& closing) override;
+  KindSet kinds() const override { return kinds_; }
+  bool records_log() const override { return true; }
 
   const std::string& path() const { return path_; }
   // Empty while every write succeeded; otherwise why the log is incomplete.
@@ -55,9 +61,12 @@ class LineSink final : public EventSink {
 
  private:
   void flush();
+  void write_out(const char* data, std::size_t size);
   std::string path_;
+  KindSet kinds_;
   int fd_ = -1;
   bool owns_fd_ = false;
+  void* gz_ = nullptr;  // zlib's gzFile, when compressing
   std::string buffer_;
   std::string failure_;
   std::chrono::milliseconds flush_every_;
@@ -88,7 +97,7 @@ class EventLog {
   LogHeader header_;
   std::vector<Attached> sinks_;
   KindSet wanted_;
-  bool counted_ = false;  // a sink takes every kind: this is a log, whose events are counted
+  KindSet counted_;  // the kinds a sink that records the log takes: the events the closing line counts
   std::uint64_t events_ = 0;
 };
 
