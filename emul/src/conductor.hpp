@@ -26,6 +26,7 @@
 #include "pmixflow/log/events.hpp"
 #include "pmixflow/log/sink.hpp"
 #include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/trace/fault_actions.hpp"
 #include "pmixflow/trace/fault_triggers.hpp"
 
 namespace pmixflow::emul {
@@ -33,7 +34,7 @@ namespace pmixflow::emul {
 // How a run ended.
 enum class Ending { Running, Quiet, Timeout, Interrupted, Failed };
 
-class Conductor {
+class Conductor final : private FaultActions {
  public:
   Conductor(Loop& loop, const EmulOptions& options, const RunInputs& inputs, const Cluster& cluster,
             const Deployment& deployment, log::EventLog& log);
@@ -116,12 +117,13 @@ class Conductor {
 
   // conductor_faults.cpp
   void arm_faults();
-  void carry_out(const FaultAt& f);
-  void fail_node(NodeId node);
-  void kill_daemon(NodeId node);
-  void return_node(NodeId node);
-  void restart_daemon(NodeId node);
-  void stall_scheduler(double lasting);
+  // FaultActions (conductor_faults.cpp)
+  void fail_node(NodeId node) override;
+  void kill_daemon(NodeId node) override;
+  void return_node(NodeId node) override;
+  void restart_daemon(NodeId node) override;
+  void fail_next_start(NodeId node) override { failing_starts_.insert(node); }
+  void stall_scheduler(double lasting) override;
 
   // conductor_end.cpp
   std::string still_going() const;

@@ -12,7 +12,7 @@ void Conductor::arm_faults() {
   std::vector<FaultTrigger> triggers;
   for (const auto& f : deployment_.faults) {
     if (!f.when) {
-      at(f.at, [this, f] { carry_out(f); });
+      at(f.at, [this, f] { carry_out(f, *this); });
       continue;
     }
     triggered_.push_back(f);
@@ -23,24 +23,13 @@ void Conductor::arm_faults() {
   // a little later: a party's events arrive in its own order, which is all a trigger counts on.
   triggers_ = std::make_unique<FaultTriggers>(std::move(triggers), [this](std::size_t i, double t) {
     const FaultAt f = triggered_[i];
-    at(t + f.at, [this, f] { carry_out(f); });  // a fault due already happens at once
+    at(t + f.at, [this, f] { carry_out(f, *this); });  // a fault due already happens at once
   });
 }
 
 void Conductor::record(log::DecodedEvent e) {
   if (triggers_) triggers_->event(e.view());
   merge_.add(std::move(e));
-}
-
-void Conductor::carry_out(const FaultAt& f) {
-  switch (f.fault) {
-    case Fault::NodeDies: return fail_node(f.node);
-    case Fault::NodeReturns: return return_node(f.node);
-    case Fault::DaemonDies: return kill_daemon(f.node);
-    case Fault::DaemonRestarts: return restart_daemon(f.node);
-    case Fault::DaemonStartFails: failing_starts_.insert(f.node); return;
-    case Fault::SchedulerStalls: return stall_scheduler(f.lasting);
-  }
 }
 
 void Conductor::fail_node(NodeId node) {

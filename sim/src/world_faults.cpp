@@ -33,6 +33,8 @@ void World::start_faults() {
         std::move(triggers), [this](std::size_t i, double t) { fired_.emplace_back(t + triggered_[i].at, i); });
     log_->attach(*triggers_);
   }
+  // A run with no fault to carry out, now or on a trigger, has no fault actor.
+  if (!faults_ && triggered_.empty()) return;
   if (!faults_) faults_ = std::make_unique<FaultQueue>();
   sg4::Actor::create("faults", machine_.login, [this] { faults_main(); });
 }
@@ -56,24 +58,13 @@ void World::faults_main() {
     }
     const FaultAt f = q.due.begin()->second;
     q.due.erase(q.due.begin());
-    if (!failure_) carry_out(f);
+    if (!failure_) carry_out(f, *this);
     release_fired();
     work_done();
   }
 }
 
-void World::carry_out(const FaultAt& f) {
-  switch (f.fault) {
-    case Fault::NodeDies: return kill_node(f.node);
-    case Fault::NodeReturns: return return_node(f.node);
-    case Fault::DaemonDies: return kill_daemon(f.node);
-    case Fault::DaemonRestarts: return restart_daemon(f.node);
-    case Fault::DaemonStartFails: failing_starts_.insert(f.node); return;
-    case Fault::SchedulerStalls: return stall_scheduler(f.lasting);
-  }
-}
-
-void World::kill_node(NodeId node) {
+void World::fail_node(NodeId node) {
   if (!dead_nodes_.insert(node).second) return;
   log(*find(Address::controller()), ev::NodeFail{.node = cluster_.node(node).name});
   kill_daemon(node);

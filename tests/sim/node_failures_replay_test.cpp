@@ -12,6 +12,7 @@
 
 #include "pmixflow/results/invariants.hpp"
 #include "pmixflow_run.hpp"
+#include "trace_run.hpp"
 
 namespace pmixflow::test {
 namespace mtbf_replay {
@@ -31,62 +32,26 @@ std::string busy_trace() {
   return t.str();
 }
 
-struct FailureRun {
-  int exit_code = -1;
-  std::string terminal;
-  json summary;
+struct FailureRun : TraceRun {
   std::vector<json> events;
-  std::map<std::string, std::map<std::string, std::string>> jobs;  // jobs.csv, by job_id
-  std::string jobs_csv;
-  std::string report_summary;  // summary.json again, from `pmixflow report` on the log
+  std::map<std::string, CsvRow> jobs;  // jobs.csv, by job_id
+  std::string report_summary;          // summary.json again, from `pmixflow report` on the log
 };
 
-std::map<std::string, std::map<std::string, std::string>> jobs_by_id(const std::string& csv) {
-  std::map<std::string, std::map<std::string, std::string>> out;
-  std::stringstream in(csv);
-  std::string line;
-  std::vector<std::string> names;
-  auto cells = [](const std::string& l) {
-    std::vector<std::string> c;
-    std::string cell;
-    std::stringstream ss(l);
-    while (std::getline(ss, cell, ',')) c.push_back(cell);
-    return c;
-  };
-  std::getline(in, line);
-  names = cells(line);
-  while (std::getline(in, line)) {
-    const auto c = cells(line);
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < names.size() && i < c.size(); ++i) row[names[i]] = c[i];
-    out[row["job_id"]] = row;
-  }
-  return out;
-}
-
-FailureRun run_with_failures(const std::string& label, std::vector<std::string> extra) {
-  const auto dir = scratch_dir(label);
-  std::ofstream(dir / "busy.swf") << busy_trace();
-  std::vector<std::string> args{"sim", "--trace", (dir / "busy.swf").string(), "--out", (dir / "out").string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = run_pmixflow(args);
-  FailureRun out;
-  out.exit_code = r.exit_code;
-  out.terminal = r.out + r.err;
-  if (r.exit_code == 0) {
-    out.summary = json::parse(slurp(dir / "out" / "summary.json"));
-    out.events = read_events(dir / "out" / "events.jsonl");
-    out.jobs_csv = slurp(dir / "out" / "jobs.csv");
-    out.jobs = jobs_by_id(out.jobs_csv);
-    const auto report = check_invariants((dir / "out" / "events.jsonl").string());
+FailureRun run_with_failures(const std::string& label, const std::vector<std::string>& extra) {
+  FailureRun run;
+  static_cast<TraceRun&>(run) = replay_trace(label, busy_trace(), extra, [&](const fs::path& out, TraceRun&) {
+    run.events = read_events(out / "events.jsonl");
+    const auto report = check_invariants((out / "events.jsonl").string());
     EXPECT_TRUE(report.ok()) << label << ": " << (report.ok() ? "" : report.breaches.front());
     EXPECT_TRUE(report.waiting_for_rm.empty()) << label;
-    EXPECT_EQ(run_pmixflow({"report", (dir / "out").string(), "--out", (dir / "again").string()}).exit_code, 0);
-    out.report_summary = slurp(dir / "again" / "summary.json");
-    EXPECT_EQ(slurp(dir / "again" / "jobs.csv"), out.jobs_csv) << label;
-  }
-  fs::remove_all(dir);
-  return out;
+    const auto again = out.parent_path() / "again";
+    EXPECT_EQ(run_pmixflow({"report", out.string(), "--out", again.string()}).exit_code, 0);
+    run.report_summary = slurp(again / "summary.json");
+    EXPECT_EQ(slurp(again / "jobs.csv"), slurp(out / "jobs.csv")) << label;
+  });
+  for (const auto& row : run.rows) run.jobs[row.at("job_id")] = row;
+  return run;
 }
 
 std::size_t count_events(const FailureRun& run, const std::string& kind) {

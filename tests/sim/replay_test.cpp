@@ -10,54 +10,19 @@
 
 #include "backfill_trace.hpp"
 #include "pmixflow_run.hpp"
+#include "trace_run.hpp"
 
 namespace pmixflow::test {
 namespace {
 
 constexpr const char* kTrace = kBackfillTrace;
 
-struct Replay {
-  int exit_code = -1;
-  std::string out;
-  json summary;
-  std::vector<std::map<std::string, std::string>> rows;
-  std::string header;
-};
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::stringstream ss(line);
-  while (std::getline(ss, cell, ',')) cells.push_back(cell);
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
+using Replay = TraceRun;
 
 Replay replay(const std::string& policy, const std::string& trace_text = kTrace, std::vector<std::string> extra = {}) {
-  const auto dir = scratch_dir("replay-" + policy);
-  const auto trace = dir / "t.swf";
-  std::ofstream(trace) << trace_text;
-  std::vector<std::string> args{"sim", "--trace", trace.string(), "--policy", policy, "--out", (dir / "out").string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = run_pmixflow(args);
-  Replay out;
-  out.exit_code = r.exit_code;
-  out.out = r.out + r.err;
-  if (r.exit_code == 0) {
-    out.summary = json::parse(slurp(dir / "out" / "summary.json"));
-    std::stringstream csv(slurp(dir / "out" / "jobs.csv"));
-    std::string line;
-    std::getline(csv, out.header);
-    const auto names = split_csv(out.header);
-    while (std::getline(csv, line)) {
-      const auto cells = split_csv(line);
-      std::map<std::string, std::string> row;
-      for (std::size_t i = 0; i < names.size() && i < cells.size(); ++i) row[names[i]] = cells[i];
-      out.rows.push_back(row);
-    }
-  }
-  std::filesystem::remove_all(dir);
-  return out;
+  std::vector<std::string> options{"--policy", policy};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return replay_trace("replay-" + policy, trace_text, options);
 }
 
 double num(const std::map<std::string, std::string>& row, const std::string& col) { return std::stod(row.at(col)); }
@@ -72,7 +37,7 @@ const std::map<std::string, std::string>& job(const Replay& r, const std::string
 
 TEST(Replay, JobsCsvHasBatsimsColumns) {
   const Replay r = replay("fcfs");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_EQ(r.header,
             "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
             "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
@@ -91,7 +56,7 @@ TEST(Replay, JobsCsvHasBatsimsColumns) {
 
 TEST(Replay, FcfsNeverOvertakesTheQueueHead) {
   const Replay r = replay("fcfs");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.02);
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
   EXPECT_NEAR(num(job(r, "3"), "starting_time"), 200, 0.02);
@@ -101,7 +66,7 @@ TEST(Replay, FcfsNeverOvertakesTheQueueHead) {
 
 TEST(Replay, EasyBackfillsWhatEndsBeforeTheHeadsReservation) {
   const Replay r = replay("easy");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_NEAR(num(job(r, "3"), "starting_time"), 2, 0.02);    // backfilled: ends at 52, before 100
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);  // the head is not delayed
   EXPECT_NEAR(num(job(r, "4"), "starting_time"), 200, 0.02);  // would end after 100 with no extra slots
@@ -122,7 +87,7 @@ constexpr const char* kPreemptTrace =
 
 TEST(Replay, PriorityPreemptTerminatesAPreemptibleJobAndRequeuesIt) {
   const Replay r = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 10, 0.03);  // at once: job 1's session is terminated (two passes)
   EXPECT_NEAR(num(job(r, "1"), "starting_time"), 40, 0.02);  // requeued, run again from the start
   EXPECT_NEAR(num(job(r, "1"), "execution_time"), 100, 0.02);
@@ -136,7 +101,7 @@ TEST(Replay, PriorityPreemptTerminatesAPreemptibleJobAndRequeuesIt) {
 
 TEST(Replay, PriorityPreemptWaitsForWhatWasNotGrantedPreemptible) {
   const Replay r = replay("priority-preempt", kPreemptTrace);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_NEAR(num(job(r, "1"), "starting_time"), 0, 0.02);
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
   EXPECT_EQ(r.summary["preemptions"], 0);
@@ -145,14 +110,14 @@ TEST(Replay, PriorityPreemptWaitsForWhatWasNotGrantedPreemptible) {
 TEST(Replay, QueuePrioritiesCanBeRearranged) {
   // Queue 1 now outranks queue 2: nothing of higher priority waits, nothing is preempted.
   const Replay r = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1", "--queue-priority", "1=10"});
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   EXPECT_NEAR(num(job(r, "2"), "starting_time"), 100, 0.02);
   EXPECT_EQ(r.summary["preemptions"], 0);
 }
 
 TEST(Replay, PriorityPreemptWithoutQueuesDecidesAsEasy) {
   const Replay easy = replay("easy"), prio = replay("priority-preempt", kTrace, {"--preemptible", "all"});
-  ASSERT_EQ(prio.exit_code, 0) << prio.out;
+  ASSERT_EQ(prio.exit_code, 0) << prio.terminal;
   ASSERT_EQ(easy.rows.size(), prio.rows.size());
   for (const auto& row : easy.rows)
     EXPECT_NEAR(num(row, "starting_time"), num(job(prio, row.at("job_id")), "starting_time"), 1e-6) << row.at("job_id");
@@ -162,10 +127,10 @@ TEST(Replay, PriorityPreemptWithoutQueuesDecidesAsEasy) {
 TEST(Replay, BadQueueOptionsAreRefused) {
   const Replay prio = replay("priority-preempt", kPreemptTrace, {"--queue-priority", "1=high"});
   EXPECT_EQ(prio.exit_code, 2);
-  EXPECT_NE(prio.out.find("--queue-priority"), std::string::npos) << prio.out;
+  EXPECT_NE(prio.terminal.find("--queue-priority"), std::string::npos) << prio.terminal;
   const Replay pre = replay("priority-preempt", kPreemptTrace, {"--preemptible", "1,x"});
   EXPECT_EQ(pre.exit_code, 2);
-  EXPECT_NE(pre.out.find("--preemptible"), std::string::npos) << pre.out;
+  EXPECT_NE(pre.terminal.find("--preemptible"), std::string::npos) << pre.terminal;
 }
 
 TEST(Replay, ExclusiveNodesGivesEachJobWholeNodes) {
@@ -177,17 +142,17 @@ TEST(Replay, ExclusiveNodesGivesEachJobWholeNodes) {
       "2 1 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n"
       "3 2 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n";
   const Replay shared = replay("fcfs", trace);
-  ASSERT_EQ(shared.exit_code, 0) << shared.out;
+  ASSERT_EQ(shared.exit_code, 0) << shared.terminal;
   EXPECT_NEAR(num(job(shared, "3"), "starting_time"), 2, 0.02);
   const Replay whole = replay("fcfs", trace, {"--exclusive-nodes"});
-  ASSERT_EQ(whole.exit_code, 0) << whole.out;
+  ASSERT_EQ(whole.exit_code, 0) << whole.terminal;
   EXPECT_NEAR(num(job(whole, "3"), "starting_time"), 100, 0.02);
   EXPECT_NE(job(whole, "1").at("allocated_resources"), job(whole, "2").at("allocated_resources"));
 }
 
 TEST(Replay, EveryJobTravelsTheWholeFlow) {
   const Replay r = replay("easy", kTrace, {"--via-daemon", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.terminal;
   // Four jobs through a daemon: request, relay, forward, INSTANTIATE, launch, start report,
   // answer back three hops, end report, COMPLETE and its answer: at least 12 messages each.
   EXPECT_GE(r.summary["messages"].get<int>(), 4 * 12);
@@ -198,9 +163,9 @@ TEST(Replay, AMalformedLineIsNamedOrSkippedWhenLenient) {
   const std::string bad = std::string(kTrace) + "6 1005 0 ten 1 -1 -1 1 10 -1 1 8 1 -1 1 -1 -1 -1\n";
   const Replay strict = replay("fcfs", bad);
   EXPECT_EQ(strict.exit_code, 2);
-  EXPECT_NE(strict.out.find("t.swf:9: field 'run (field 4)'"), std::string::npos) << strict.out;
+  EXPECT_NE(strict.terminal.find("t.swf:9: field 'run (field 4)'"), std::string::npos) << strict.terminal;
   const Replay lenient = replay("fcfs", bad, {"--lenient"});
-  ASSERT_EQ(lenient.exit_code, 0) << lenient.out;
+  ASSERT_EQ(lenient.exit_code, 0) << lenient.terminal;
   EXPECT_EQ(lenient.summary["skipped_by_reason"]["malformed line"], 1);
   EXPECT_EQ(lenient.rows.size(), 4u);
 }
@@ -211,16 +176,17 @@ TEST(Replay, LinesOutOfOrderOrRenumberedAreNamedOrRepairedWhenLenient) {
                           "3 1010 0 10 1 -1 -1 1 10 -1 1 8 1 -1 1 -1 -1 -1\n";
   const Replay strict = replay("fcfs", bad);
   EXPECT_EQ(strict.exit_code, 2);
-  EXPECT_NE(strict.out.find("t.swf:10: field 'job (field 1)': job 3 is already on line 6"), std::string::npos)
-      << strict.out;
+  EXPECT_NE(strict.terminal.find("t.swf:10: field 'job (field 1)': job 3 is already on line 6"), std::string::npos)
+      << strict.terminal;
   const Replay lenient = replay("fcfs", bad, {"--lenient"});
-  ASSERT_EQ(lenient.exit_code, 0) << lenient.out;
+  ASSERT_EQ(lenient.exit_code, 0) << lenient.terminal;
   EXPECT_EQ(lenient.summary["repaired_by_reason"]["out of submit order, sorted"], 1);
   EXPECT_EQ(lenient.summary["repaired_by_reason"]["duplicate job number, renumbered"], 1);
-  EXPECT_NE(lenient.out.find("trace lines repaired (--lenient): 1 duplicate job number, renumbered, 1 out of submit "
-                             "order, sorted"),
-            std::string::npos)
-      << lenient.out;
+  EXPECT_NE(
+      lenient.terminal.find("trace lines repaired (--lenient): 1 duplicate job number, renumbered, 1 out of submit "
+                            "order, sorted"),
+      std::string::npos)
+      << lenient.terminal;
   ASSERT_EQ(lenient.rows.size(), 6u);  // no two jobs merged into one row
   for (const auto& row : lenient.rows) EXPECT_GE(std::stod(row.at("submission_time")), 0) << row.at("job_id");
 }

@@ -54,7 +54,10 @@ bool parse_fault(const std::string& op, const json& j, const LineReader& r, std:
   const char* repair = f.fault == Fault::NodeDies     ? "return_after"
                        : f.fault == Fault::DaemonDies ? "restart_after"
                                                       : "";
-  r.only(j, {"op", "at", "when", "nth", "delay", stall ? "for" : "node", *repair ? repair : "comment", "comment"}, "");
+  std::vector<std::string_view> fields{"op", "at", "when", "nth", "delay", stall ? "for" : "node"};
+  if (*repair) fields.emplace_back(repair);
+  fields.emplace_back("comment");
+  r.only(j, fields, "");
   if (j.contains("when")) {
     if (j.contains("at")) r.fail("at", "a fault happens at a time or when something happens (`when`), not both");
     f.when = parse_trigger(j, r);

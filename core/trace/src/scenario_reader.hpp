@@ -35,6 +35,9 @@ class LineReader {
   }
   InputSite site(const std::string& field) const { return InputSite{origin_, line_, field}; }
   void only(const json& obj, std::initializer_list<std::string_view> allowed, const std::string& where) const {
+    only(obj, std::vector<std::string_view>(allowed), where);
+  }
+  void only(const json& obj, const std::vector<std::string_view>& allowed, const std::string& where) const {
     for (const auto& [k, v] : obj.items()) {
       bool ok = false;
       for (auto a : allowed) ok = ok || a == k;

@@ -19,6 +19,7 @@
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/sim/platform.hpp"
 #include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/trace/fault_actions.hpp"
 #include "pmixflow/trace/fault_triggers.hpp"
 #include "pmixflow/vocab/principal.hpp"
 
@@ -57,7 +58,7 @@ struct WorldStats {
 using RoleFactory = std::function<std::unique_ptr<Role>(Env&)>;
 struct Envelope;
 
-class World {
+class World final : private FaultActions {
  public:
   World(const Cluster& cluster, Machine machine, WorldOptions options, log::EventLog* log);
   ~World();
@@ -123,12 +124,13 @@ class World {
   void start_faults();
   void release_fired();
   void faults_main();
-  void carry_out(const FaultAt& f);
-  void kill_node(NodeId node);
-  void kill_daemon(NodeId node);
-  void return_node(NodeId node);
-  void restart_daemon(NodeId node);
-  void stall_scheduler(double lasting);
+  // FaultActions (world_faults.cpp)
+  void fail_node(NodeId node) override;
+  void kill_daemon(NodeId node) override;
+  void return_node(NodeId node) override;
+  void restart_daemon(NodeId node) override;
+  void fail_next_start(NodeId node) override { failing_starts_.insert(node); }
+  void stall_scheduler(double lasting) override;
   void hold_while_stalled(const Party& p);
   void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
