@@ -46,6 +46,12 @@ pid_t start(const SweepRun& run, const LocalSetup& setup) {
   fs::create_directories(dir);
   forget_exit(dir);  // from here until it ends, the run is not done, whatever it held before
   std::vector<std::string> args{setup.exe.string(), "sim"};
+  if (run.workload) {
+    // Generated where the run is made (here, or on a Slurm node): the same shape and seed give
+    // the same trace wherever that is.
+    write_workload(*run.workload, dir / "workload.swf");
+    args.insert(args.end(), {"--trace", (dir / "workload.swf").string()});
+  }
   args.insert(args.end(), run.sim_args.begin(), run.sim_args.end());
   args.insert(args.end(), {"--quiet", "--out", dir.string()});
   std::vector<char*> argv;

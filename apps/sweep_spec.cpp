@@ -3,6 +3,7 @@
 #include <charconv>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -102,7 +103,7 @@ class SpecReader {
     std::string text;
     for (std::size_t line = 1; std::getline(in, text); ++line) read_line(trim(text), line);
     require(!spec_.policies.empty(), "policies", "fcfs, easy");
-    require(!spec_.traces.empty(), "traces", "traces/golden.swf");
+    require(!spec_.traces.empty() || !spec_.workloads.empty(), "traces", "traces/golden.swf");
     require(!spec_.seeds.empty(), "seeds", "1..3");
     return std::move(spec_);
   }
@@ -131,6 +132,8 @@ class SpecReader {
       spec_.traces = split_values(value, at);
       no_repeats(spec_.traces, at);
       for (const auto& trace : spec_.traces) check_file(trace, "trace", at);
+    } else if (key == "workloads") {
+      read_workloads(value, at);
     } else if (key == "seeds") {
       spec_.seeds = parse_seeds(split_values(value, at), at);
     } else if (key == "out") {
@@ -138,7 +141,20 @@ class SpecReader {
       if (out.empty()) at.fail("empty: name the sweep's output directory");
       spec_.out = (spec_.file.parent_path() / out).lexically_normal();
     } else {
-      at.fail("unknown key (the keys are policies, traces, seeds, out, and options of pmixflow sim such as --nodes)");
+      at.fail(
+          "unknown key (the keys are policies, traces, workloads, seeds, out, and options of pmixflow sim such as "
+          "--nodes)");
+    }
+  }
+
+  // `workloads = jobs=200 nodes=8, jobs=500 nodes=16 load=0.9`: a workload per comma.
+  void read_workloads(const std::string& value, const Where& at) {
+    const std::vector<std::string> texts = split_values(value, at);
+    no_repeats(texts, at);
+    for (const auto& text : texts) {
+      SweepWorkload workload{text, {}, false};
+      workload.shape = parse_workload_shape(text, name_, at.line, &workload.seeded);
+      spec_.workloads.push_back(std::move(workload));
     }
   }
 
@@ -226,22 +242,50 @@ void expand_options(const SweepSpec& spec, SweepRun run, std::size_t next, std::
   }
 }
 
+// A run's source of jobs, a trace or a generated workload, for one seed.
+struct Source {
+  std::string id;     // its piece of the run's id
+  std::string param;  // its trace column
+  std::vector<std::string> args;
+  std::optional<WorkloadShape> workload;
+};
+
+std::vector<Source> sources(const SweepSpec& spec, std::uint64_t seed) {
+  std::vector<Source> out;
+  for (const auto& trace : spec.traces)
+    out.push_back({id_piece(short_name(trace)),
+                   trace,
+                   {"--trace", (spec.file.parent_path() / trace).lexically_normal().string()},
+                   std::nullopt});
+  for (const auto& w : spec.workloads) {
+    std::string id = "gen";
+    std::istringstream words(w.text);
+    for (std::string word; words >> word;) id += "-" + id_piece(word);
+    WorkloadShape shape = w.shape;
+    if (!w.seeded) shape.seed = seed;
+    out.push_back({id, "generated: " + w.text, {}, shape});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<SweepRun> expand_runs(const SweepSpec& spec) {
   const fs::path dir = spec.file.parent_path();
   std::vector<SweepRun> runs;
+  const std::size_t count = spec.traces.size() + spec.workloads.size();
   for (const auto& policy : spec.policies)
-    for (const auto& trace : spec.traces)
+    for (std::size_t source = 0; source < count; ++source)
       for (const auto seed : spec.seeds) {
+        Source from = sources(spec, seed)[source];
         SweepRun run;
-        run.id = id_piece(is_library(policy) ? short_name(policy) : policy) + "__" + id_piece(short_name(trace)) +
-                 "__seed" + std::to_string(seed);
-        run.params = {{"policy", policy}, {"trace", trace}, {"seed", std::to_string(seed)}};
+        run.id = id_piece(is_library(policy) ? short_name(policy) : policy) + "__" + from.id + "__seed" +
+                 std::to_string(seed);
+        run.params = {{"policy", policy}, {"trace", from.param}, {"seed", std::to_string(seed)}};
         const std::string policy_arg = is_library(policy) ? (dir / policy).lexically_normal().string() : policy;
-        run.sim_args = {"--trace",  (dir / trace).lexically_normal().string(),
-                        "--policy", policy_arg,
-                        "--seed",   std::to_string(seed)};
+        run.sim_args = from.args;
+        run.sim_args.insert(run.sim_args.end(), {"--policy", policy_arg, "--seed", std::to_string(seed)});
+        run.workload = from.workload;
         expand_options(spec, std::move(run), 0, runs);
       }
   std::set<std::string> ids;

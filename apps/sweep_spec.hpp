@@ -7,9 +7,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "pmixflow/trace/workload.hpp"
 
 namespace pmixflow::cli {
 
@@ -19,12 +22,20 @@ struct SweepOption {
   std::vector<std::string> values;
 };
 
+// A generated workload (pmixflow/trace/workload.hpp): `jobs=200 nodes=8 load=0.9`.
+struct SweepWorkload {
+  std::string text;  // as written
+  WorkloadShape shape;
+  bool seeded = false;  // it names its own seed; otherwise each run draws it from the run's seed
+};
+
 struct SweepSpec {
   std::filesystem::path file;
   // As written: a policy is a built-in name or a library's path, a trace a path; paths are
   // relative to the spec's directory, so a spec and its traces move together.
   std::vector<std::string> policies;
   std::vector<std::string> traces;
+  std::vector<SweepWorkload> workloads;  // beside the traces, or instead of them
   std::vector<std::uint64_t> seeds;
   std::vector<SweepOption> options;
   std::filesystem::path out;  // absolute; empty when the spec names none
@@ -35,7 +46,8 @@ struct SweepSpec {
 struct SweepRun {
   std::string id;
   std::vector<std::pair<std::string, std::string>> params;
-  std::vector<std::string> sim_args;  // without --out
+  std::vector<std::string> sim_args;      // without --out (nor --trace, for a generated workload)
+  std::optional<WorkloadShape> workload;  // generated into the run's directory as workload.swf
 };
 
 // Tells whether `name` is an option of `pmixflow sim` (so a misspelt one is refused with its

@@ -108,6 +108,32 @@ TEST(SweepCli, AFailedRunIsReportedWithItsRerunAndTheOthersStillCount) {
   fs::remove_all(dir);
 }
 
+TEST(SweepCli, AGeneratedWorkloadIsDrawnFromEachRunsSeedBesideTheTraces) {
+  const auto dir = scratch_dir("generated");
+  const auto spec = dir / "gen.sweep";
+  std::ofstream(spec) << "policies = fcfs, easy\n"
+                      << "workloads = jobs=60 nodes=4 slots_per_node=4 max_size_share=0.5, jobs=30 nodes=2 seed=9\n"
+                      << "seeds = 1, 2\nout = out\n";
+  const auto r = run_pmixflow({"sweep", spec.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto csv = read_csv(dir / "out" / "sweep.csv");
+  ASSERT_EQ(csv.size(), 9u);
+  EXPECT_EQ(csv[1][0], "fcfs__gen-jobs=60-nodes=4-slots_per_node=4-max_size_share=0.5__seed1");
+  EXPECT_EQ(csv[1][column(csv, "trace")], "generated: jobs=60 nodes=4 slots_per_node=4 max_size_share=0.5");
+  EXPECT_EQ(csv[1][column(csv, "jobs")], "60");
+  EXPECT_EQ(csv[1][column(csv, "nodes")], "4");  // the machine is the workload's
+  const auto runs = dir / "out" / "runs";
+  auto trace = [&](const std::string& id) { return slurp(runs / id / "workload.swf"); };
+  const std::string shape = "__gen-jobs=60-nodes=4-slots_per_node=4-max_size_share=0.5__seed";
+  // The run's seed draws the workload: the same seed, the same jobs under every policy.
+  EXPECT_EQ(trace("fcfs" + shape + "1"), trace("easy" + shape + "1"));
+  EXPECT_NE(trace("fcfs" + shape + "1"), trace("fcfs" + shape + "2"));
+  // Unless the workload names its own seed.
+  EXPECT_EQ(trace("fcfs__gen-jobs=30-nodes=2-seed=9__seed1"), trace("fcfs__gen-jobs=30-nodes=2-seed=9__seed2"));
+  EXPECT_TRUE(Contains(trace("fcfs__gen-jobs=30-nodes=2-seed=9__seed1"), "seed 9"));
+  fs::remove_all(dir);
+}
+
 TEST(SweepCli, ABadSpecIsRefusedNamingItsLineAndField) {
   const auto dir = scratch_dir("bad");
   fs::copy_file(source_path("traces/golden.swf"), dir / "golden.swf");
@@ -129,6 +155,8 @@ TEST(SweepCli, ABadSpecIsRefusedNamingItsLineAndField) {
       Contains(refused("policies = easy\ntraces = golden.swf, none.swf\n"), ":2: field 'traces': no trace 'none.swf'"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 1\n--seed = 2\n"), ":4: field '--seed': set by the sweep"));
   EXPECT_TRUE(Contains(refused(head + "seed = 1\n"), ":3: field 'seed': unknown key"));
+  EXPECT_TRUE(
+      Contains(refused("policies = easy\nworkloads = jobs=10 load=0\n"), ":2: field 'load': '0' is out of range"));
   EXPECT_TRUE(Contains(refused(head), "field 'seeds': missing"));
   const auto help = run_pmixflow({"sweep", "--help"});
   EXPECT_EQ(help.exit_code, 0);
