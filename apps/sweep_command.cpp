@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "sweep_io.hpp"
 #include "sweep_local.hpp"
 #include "sweep_slurm.hpp"
 #include "sweep_table.hpp"
@@ -34,15 +35,6 @@ bool is_sim_option(const std::string& name) {
   CLI::App* sim = nullptr;
   const auto command = add_sim(app, sim);
   return sim->get_option_no_throw(name) != nullptr;
-}
-
-std::string shell_word(const std::string& s) {
-  if (!s.empty() &&
-      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/=+:") == std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 class SweepCommand final : public Command {

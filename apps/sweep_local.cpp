@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sweep_io.hpp"
 #include "sweep_table.hpp"
 
 extern char** environ;
@@ -26,19 +27,6 @@ namespace fs = std::filesystem;
 // Exit status recorded for a run whose process could not be started, or died by a signal (as a
 // shell reports it): anything but 0 is a failed run.
 constexpr int kSignalBase = 128;
-
-// posix_spawn's file actions, released however the spawn goes.
-class FileActions {
- public:
-  FileActions() { ::posix_spawn_file_actions_init(&actions_); }
-  ~FileActions() { ::posix_spawn_file_actions_destroy(&actions_); }
-  FileActions(const FileActions&) = delete;
-  FileActions& operator=(const FileActions&) = delete;
-  posix_spawn_file_actions_t* get() { return &actions_; }
-
- private:
-  posix_spawn_file_actions_t actions_;
-};
 
 // Starts `pmixflow sim ... --out runs/ID` with its output in runs/ID/sim.log.
 pid_t start(const SweepRun& run, const LocalSetup& setup) {

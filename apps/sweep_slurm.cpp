@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "sweep_io.hpp"
 
 extern char** environ;
 
@@ -58,13 +59,14 @@ Captured capture(std::vector<std::string> args) {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   Pipe pipe;
-  posix_spawn_file_actions_t actions;
-  ::posix_spawn_file_actions_init(&actions);
-  ::posix_spawn_file_actions_adddup2(&actions, pipe.write_end(), STDOUT_FILENO);
-  ::posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   pid_t pid = 0;
-  const int err = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  ::posix_spawn_file_actions_destroy(&actions);
+  int err = 0;
+  {
+    FileActions actions;
+    ::posix_spawn_file_actions_adddup2(actions.get(), pipe.write_end(), STDOUT_FILENO);
+    ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    err = ::posix_spawnp(&pid, argv[0], actions.get(), nullptr, argv.data(), environ);
+  }
   pipe.close_write();
   if (err != 0)
     throw std::runtime_error("cannot run " + args[0] + ": " + std::strerror(err) + " (is Slurm installed?)");
@@ -82,22 +84,6 @@ Captured capture(std::vector<std::string> args) {
   return result;
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-void write_file(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, file);
-}
-
 // The array script: a task per line of the task list. It names everything by absolute path,
 // so it can be resubmitted by hand (`sbatch OUT/sweep.sbatch`) from anywhere.
 std::string script(std::size_t tasks, const SlurmSetup& s) {
@@ -108,8 +94,8 @@ std::string script(std::size_t tasks, const SlurmSetup& s) {
        << "#SBATCH --array=0-" << tasks - 1 << "\n"
        << "#SBATCH --ntasks=1\n"
        << "#SBATCH --output=" << (s.out / "slurm" / "task-%a.out").string() << "\n"
-       << "exec " << shell_quote(s.exe.string()) << " sweep " << shell_quote(s.spec.string()) << " --out "
-       << shell_quote(s.out.string()) << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
+       << "exec " << shell_word(s.exe.string()) << " sweep " << shell_word(s.spec.string()) << " --out "
+       << shell_word(s.out.string()) << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
   return text.str();
 }
 
@@ -184,9 +170,9 @@ std::string run_on_slurm(const std::vector<const SweepRun*>& runs, const SlurmSe
   std::string tasks;
   for (const auto* run : runs) tasks += run->id + "\n";
   fs::create_directories(s.out / "slurm");
-  write_file(s.out / kTaskList, tasks);
+  write_whole(s.out / kTaskList, tasks);
   const fs::path script_file = s.out / "sweep.sbatch";
-  write_file(script_file, script(runs.size(), s));
+  write_whole(script_file, script(runs.size(), s));
   const std::string job = submit(script_file, s);
   if (s.progress) std::fprintf(stderr, "  sweep: submitted Slurm job %s (%zu tasks)\n", job.c_str(), runs.size());
   wait_for_array(job, runs.size(), s);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sweep_io.hpp"
+
 namespace pmixflow::cli {
 namespace {
 
@@ -115,16 +117,7 @@ RunState run_state(const fs::path& dir) {
   return status == 0 && fs::is_regular_file(dir / "summary.json", ec) ? RunState::done : RunState::failed;
 }
 
-void record_exit(const fs::path& dir, int status) {
-  // Written under another name and renamed: a reader finds the whole status or none.
-  const fs::path tmp = dir / (std::string(kExitFile) + ".tmp");
-  {
-    std::ofstream file(tmp, std::ios::trunc);
-    file << status << "\n";
-    if (!file.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, dir / kExitFile);
-}
+void record_exit(const fs::path& dir, int status) { write_whole(dir / kExitFile, std::to_string(status) + "\n"); }
 
 void forget_exit(const fs::path& dir) {
   std::error_code ignored;
@@ -141,13 +134,7 @@ void write_sweep_csv(const fs::path& out, const std::vector<SweepRun>& runs) {
   for (const auto& column : metrics) text << "," << column;
   text << "\n";
   for (const auto& run : runs) text << row(out, run, metrics);
-  const fs::path tmp = out / "sweep.csv.tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    file << text.str();
-    if (!file.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, out / "sweep.csv");
+  write_whole(out / "sweep.csv", text.str());
 }
 
 }  // namespace pmixflow::cli

@@ -39,19 +39,6 @@ int free_port() {
   return port;
 }
 
-// run_pmixflow, but killed after `seconds`: a cluster that never runs the tasks fails the test
-// (exit 124) rather than holding CI until its timeout.
-RunResult run_bounded(const std::vector<std::string>& args, int seconds) {
-  const auto dir = scratch_dir("bounded");
-  std::string cmd = "timeout " + std::to_string(seconds) + " " + quote(PMIXFLOW_BIN);
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string()) + " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  RunResult r{WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), slurp(dir / "out"), slurp(dir / "err")};
-  fs::remove_all(dir);
-  return r;
-}
-
 std::string script() { return source_path("tests/cli/private_slurm.sh"); }
 
 // The private cluster, stopped with every daemon it started however the test ends (and, by the
@@ -111,9 +98,10 @@ TEST(SweepSlurm, AStudyThroughSlurmAgreesWithTheSameStudyRunHere) {
   const auto local = run_pmixflow({"sweep", spec.string(), "--out", (dir / "local").string(), "--jobs", "2"});
   ASSERT_EQ(local.exit_code, 0) << local.out << local.err;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto remote = run_bounded({"sweep", spec.string(), "--out", (dir / "slurm").string(), "--slurm", "--poll",
-                                   "0.5", "--", "--time=10", "--job-name=pmixflow-test"},
-                                  300);
+  // Bounded: a cluster that never runs the tasks fails the test (exit 124) rather than holding CI.
+  const auto remote = run_pmixflow({"sweep", spec.string(), "--out", (dir / "slurm").string(), "--slurm", "--poll",
+                                    "0.5", "--", "--time=10", "--job-name=pmixflow-test"},
+                                   "", 300);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << slurp(dir / "slurm" / "slurm" / "task-0.out");
   EXPECT_TRUE(Contains(remote.out, "Slurm job ")) << remote.out;
