@@ -99,6 +99,9 @@ class SweepCommand final : public Command {
   void execute(const SweepSpec& spec, const std::vector<const SweepRun*>& todo, const fs::path& out) const {
     const bool terminal = !quiet_ && ::isatty(STDERR_FILENO);
     if (!slurm_) return run_locally(todo, LocalSetup{own_binary(), out, jobs_, terminal});
+    // Submitted runs are not done until their task says so: a task Slurm never runs leaves its
+    // run "did not run", not with the exit status of an earlier attempt.
+    for (const auto* run : todo) forget_exit(run_dir(out, *run));
     SlurmSetup setup{own_binary(), spec.file, out, sbatch_options_, poll_s_.value_or(5), terminal};
     const std::string job = run_on_slurm(todo, setup);
     if (!quiet_) std::cout << "sweep: Slurm job " << job << " ended (" << todo.size() << " tasks)\n";
