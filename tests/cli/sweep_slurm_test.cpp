@@ -123,6 +123,18 @@ TEST(SweepSlurm, AStudyThroughSlurmAgreesWithTheSameStudyRunHere) {
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_FALSE(Contains(again.out, "Slurm job ")) << again.out;
   EXPECT_TRUE(Contains(again.out, "18 skipped as done before")) << again.out;
+
+  // Tasks Slurm holds would never run: the sweep cancels them rather than wait for ever, and
+  // lists their runs as not run, with the command that submits them again.
+  const auto held = run_pmixflow(
+      {"sweep", spec.string(), "--out", (dir / "held").string(), "--slurm", "--poll", "0.5", "--", "--hold"}, "", 120);
+  EXPECT_EQ(held.exit_code, 1) << held.out << held.err;
+  EXPECT_TRUE(Contains(held.err, "are held")) << held.err;
+  EXPECT_TRUE(Contains(held.err, "run fcfs__golden__seed1 did not run")) << held.err;
+  EXPECT_TRUE(Contains(held.err, "--only fcfs__golden__seed1 --slurm -- --hold")) << held.err;
+  const auto table = read_csv(dir / "held" / "sweep.csv");
+  ASSERT_EQ(table.size(), 19u);
+  EXPECT_EQ(table[1][column(table, "state")], "pending");
 }
 
 }  // namespace
