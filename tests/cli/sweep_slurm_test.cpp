@@ -135,6 +135,13 @@ TEST(SweepSlurm, AStudyThroughSlurmAgreesWithTheSameStudyRunHere) {
   const auto table = read_csv(dir / "held" / "sweep.csv");
   ASSERT_EQ(table.size(), 19u);
   EXPECT_EQ(table[1][column(table, "state")], "pending");
+
+  // A job sbatch refuses is bad input: sbatch says why, pmixflow where its script is.
+  const auto refused = run_pmixflow(
+      {"sweep", spec.string(), "--out", (dir / "refused").string(), "--slurm", "--", "--partition=nosuch"}, "", 120);
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_TRUE(Contains(refused.err, "sbatch refused the sweep's job array")) << refused.err;
+  EXPECT_TRUE(Contains(refused.err, "nosuch")) << refused.err;
 }
 
 }  // namespace
