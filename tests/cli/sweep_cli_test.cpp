@@ -50,7 +50,7 @@ TEST(SweepCli, AStudyRunsEveryCombinationAndTablesItsMetrics) {
 
 TEST(SweepCli, ASecondSweepSkipsWhatIsDoneAndOnlyRerunsOne) {
   const auto dir = scratch_dir("again");
-  const auto spec = write_study(dir);
+  const auto spec = write_study(dir, "fcfs, easy", "1");  // 4 runs
   ASSERT_EQ(run_pmixflow({"sweep", spec.string(), "--jobs", "2", "--quiet"}).exit_code, 0);
   const auto table = slurp(dir / "study" / "sweep.csv");
   const auto one = dir / "study" / "runs" / "fcfs__golden__seed1" / "summary.json";
@@ -61,13 +61,13 @@ TEST(SweepCli, ASecondSweepSkipsWhatIsDoneAndOnlyRerunsOne) {
   fs::remove(dir / "study" / "sweep.csv");
   const auto again = run_pmixflow({"sweep", spec.string()});
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_TRUE(Contains(again.out, "18 skipped as done before")) << again.out;
+  EXPECT_TRUE(Contains(again.out, "4 skipped as done before")) << again.out;
   EXPECT_EQ(fs::last_write_time(one), one_time);
   EXPECT_EQ(slurp(dir / "study" / "sweep.csv"), table);
 
   const auto only = run_pmixflow({"sweep", spec.string(), "--only", "fcfs__golden__seed1"});
   EXPECT_EQ(only.exit_code, 0) << only.err;
-  EXPECT_TRUE(Contains(only.out, "17 skipped as done before")) << only.out;
+  EXPECT_TRUE(Contains(only.out, "3 skipped as done before")) << only.out;
   EXPECT_NE(fs::last_write_time(one), one_time);
   EXPECT_EQ(fs::last_write_time(other), other_time);
   EXPECT_EQ(slurp(dir / "study" / "sweep.csv"), table);  // simulated metrics: the same again

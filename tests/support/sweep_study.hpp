@@ -14,8 +14,10 @@
 namespace pmixflow::test {
 
 // Writes DIR/study.sweep, DIR/golden.swf and DIR/short.swf (golden's header and first jobs);
-// returns the spec's path. `extra` lines are appended to the spec.
-inline std::filesystem::path write_study(const std::filesystem::path& dir, const std::string& extra = "") {
+// returns the spec's path. A smaller study names fewer policies or seeds.
+inline std::filesystem::path write_study(const std::filesystem::path& dir,
+                                         const std::string& policies = "fcfs, easy, conservative",
+                                         const std::string& seeds = "1..3") {
   std::filesystem::copy_file(source_path("traces/golden.swf"), dir / "golden.swf",
                              std::filesystem::copy_options::overwrite_existing);
   std::ifstream golden(dir / "golden.swf");
@@ -26,12 +28,11 @@ inline std::filesystem::path write_study(const std::filesystem::path& dir, const
     if (!line.empty() && line[0] != ';') ++jobs;
   }
   const auto spec = dir / "study.sweep";
-  std::ofstream(spec) << "# 3 policies x 2 traces x 3 seeds\n"
-                      << "policies = fcfs, easy, conservative\n"
+  std::ofstream(spec) << "# policies x 2 traces x seeds\n"
+                      << "policies = " << policies << "\n"
                       << "traces   = golden.swf, short.swf\n"
-                      << "seeds    = 1..3\n"
-                      << "out      = study\n"
-                      << extra;
+                      << "seeds    = " << seeds << "\n"
+                      << "out      = study\n";
   return spec;
 }
 
