@@ -47,9 +47,11 @@ class SweepCommand final : public Command {
     sweep.add_option("--out", out_, "The sweep's directory (default: the spec's 'out').");
     add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
         ->default_str(std::to_string(jobs_));
-    sweep.add_option("--only", only_,
-                     "Run this run again (its id, the name of its directory under runs/), whether done or not; "
-                     "repeatable. sweep.csv still lists every run.");
+    sweep
+        .add_option("--only", only_,
+                    "Run this run again (its id, the name of its directory under runs/), whether done or not; "
+                    "repeatable. sweep.csv still lists every run.")
+        ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
     sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
     add_positive_real(sweep, "--poll", poll_s_, 3600, "With --slurm: seconds between two looks at squeue (default 5).");
     task_option_ =
