@@ -20,6 +20,8 @@ std::unique_ptr<Command> add_report(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_diff(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_events(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_outcomes(CLI::App& app, CLI::App*& sub);
+// A study of many sim runs, here or on a Slurm cluster (sweep_*.cpp).
+std::unique_ptr<Command> add_sweep(CLI::App& app, CLI::App*& sub);
 #ifdef PMIXFLOW_HAVE_EMUL
 std::unique_ptr<Command> add_emul(CLI::App& app, CLI::App*& sub);
 // Requestors by hand, against a running emulation (tool_commands.cpp).

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add(add_diff);
   add(add_outcomes);
   add(add_events);
+  add(add_sweep);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

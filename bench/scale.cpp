@@ -1,5 +1,5 @@
 // How pmixflow's cost grows with the work and with the machine. For each (jobs, nodes) of a
-// grid it generates a workload (workload.hpp), replays it through the whole flow, and measures
+// grid it generates a workload (pmixflow/trace/workload.hpp), replays it through the whole flow, and measures
 // the whole process (fork to exit: reading, platform, run, outputs) and, from summary.json,
 // the simulation loop; then the floor, the cheapest plain s4u exchange of as many messages
 // (pingpong.cpp), measured the same two ways in the same run. Last, the growth exponents
@@ -22,7 +22,7 @@
 
 #include "floor.hpp"
 #include "measure.hpp"
-#include "workload.hpp"
+#include "pmixflow/trace/workload.hpp"
 
 namespace fs = std::filesystem;
 using pmixflow::bench::ProcessCost;
@@ -87,13 +87,13 @@ Point measure(std::uint64_t jobs, std::uint64_t nodes, const Options& o, const f
   Point p;
   p.jobs = jobs;
   p.nodes = nodes;
-  pmixflow::bench::WorkloadShape shape;
+  pmixflow::WorkloadShape shape;
   shape.jobs = jobs;
   shape.nodes = nodes;
   shape.seed = o.seed;
   const fs::path trace = o.save ? *o.save / ("workload-" + std::to_string(jobs) + "x" + std::to_string(nodes) + ".swf")
                                 : dir / "workload.swf";
-  pmixflow::bench::write_workload(shape, trace);
+  pmixflow::write_workload(shape, trace);
   std::vector<std::string> cmd = {
       PMIXFLOW_BIN,          "sim",      "--quiet", "--trace", trace.string(),        "--nodes",
       std::to_string(nodes), "--policy", "easy",    "--out",   (dir / "run").string()};

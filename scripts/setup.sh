@@ -33,6 +33,12 @@ packages=(
   clang-14
   libclang-rt-14-dev
   libfuzzer-14-dev
+  # `pmixflow sweep --slurm` is tested against a private one-node Slurm the test starts itself
+  # (tests/cli/private_slurm.sh): the daemons, the commands and munge. None is started here.
+  slurmctld
+  slurmd
+  slurm-client
+  munge
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

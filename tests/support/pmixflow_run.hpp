@@ -49,10 +49,12 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
 }
 
 // Runs pmixflow with `args`, from `cwd` when one is given (a scenario's hostfiles are named
-// relative to the repository).
-inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::string& cwd = "") {
+// relative to the repository), killed after `timeout_s` seconds when one is given (exit 124).
+inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_s = 0) {
   const auto dir = scratch_dir("stdio");
-  std::string cmd = (cwd.empty() ? std::string() : "cd " + quote(cwd) + " && ") + quote(PMIXFLOW_BIN);
+  std::string cmd = (cwd.empty() ? std::string() : "cd " + quote(cwd) + " && ") +
+                    (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) +
+                    quote(PMIXFLOW_BIN);
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string()) + " </dev/null";
   const int raw = std::system(cmd.c_str());

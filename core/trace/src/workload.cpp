@@ -1,13 +1,17 @@
-#include "workload.hpp"
+#include "pmixflow/trace/workload.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
-namespace pmixflow::bench {
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/numbers.hpp"
+
+namespace pmixflow {
 namespace {
 
 // The mean of a log-uniform variable on [lo, hi].
@@ -17,7 +21,61 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
+// One KEY=VALUE word into the shape.
+void set_field(WorkloadShape& s, const std::string& key, const std::string& value, const std::string& file,
+               std::size_t line) {
+  NumberFault fault = NumberFault::None;
+  std::string range;
+  auto whole = [&](std::uint64_t& field, std::uint64_t min) {
+    fault = read_whole(value, field, min, UINT64_MAX);
+    range = range_text(min, UINT64_MAX);
+  };
+  auto real = [&](double& field, double min, double max) {
+    fault = read_real(value, field, min, max);
+    range = range_text(min, max);
+  };
+  if (key == "jobs")
+    whole(s.jobs, 1);
+  else if (key == "nodes")
+    whole(s.nodes, 1);
+  else if (key == "slots_per_node")
+    whole(s.slots_per_node, 1);
+  else if (key == "seed")
+    whole(s.seed, 0);
+  else if (key == "load")
+    real(s.load, 1e-6, 1e6);
+  else if (key == "min_runtime_s")
+    real(s.min_runtime_s, 1, 1e9);
+  else if (key == "max_runtime_s")
+    real(s.max_runtime_s, 1, 1e9);
+  else if (key == "max_size_share")
+    real(s.max_size_share, 1e-9, 1);
+  else
+    throw InputError(file, line, key,
+                     "not a workload key (jobs, nodes, slots_per_node, load, min_runtime_s, max_runtime_s, "
+                     "max_size_share, seed)");
+  if (fault != NumberFault::None) throw InputError(file, line, key, number_refusal(fault, value, range));
+}
+
 }  // namespace
+
+WorkloadShape parse_workload_shape(const std::string& text, const std::string& file, std::size_t line, bool* seeded) {
+  WorkloadShape shape;
+  std::istringstream words(text);
+  bool named_seed = false;
+  for (std::string word; words >> word;) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(file, line, "workloads", "'" + word + "' is not KEY=VALUE (e.g. jobs=200)");
+    const std::string key = word.substr(0, eq);
+    set_field(shape, key, word.substr(eq + 1), file, line);
+    named_seed = named_seed || key == "seed";
+  }
+  if (shape.min_runtime_s > shape.max_runtime_s)
+    throw InputError(file, line, "min_runtime_s", "more than max_runtime_s");
+  if (seeded) *seeded = named_seed;
+  return shape;
+}
 
 double write_workload(const WorkloadShape& s, const std::filesystem::path& path) {
   const double slots = static_cast<double>(s.nodes * s.slots_per_node);
@@ -34,7 +92,7 @@ double write_workload(const WorkloadShape& s, const std::filesystem::path& path)
   const std::unique_ptr<std::FILE, FileCloser> out(std::fopen(path.c_str(), "w"));
   if (!out) throw std::runtime_error("cannot write " + path.string());
   std::fprintf(out.get(),
-               "; Version: 2.2\n; Computer: pmixflow scale benchmark (synthetic)\n"
+               "; Version: 2.2\n; Computer: pmixflow generated workload (synthetic)\n"
                "; Note: Poisson arrivals, log-uniform sizes and runtimes, seed %llu, load %.2f\n"
                "; MaxNodes: %llu\n; MaxProcs: %llu\n",
                static_cast<unsigned long long>(s.seed), s.load, static_cast<unsigned long long>(s.nodes),
@@ -55,4 +113,4 @@ double write_workload(const WorkloadShape& s, const std::filesystem::path& path)
   return mean_gap;
 }
 
-}  // namespace pmixflow::bench
+}  // namespace pmixflow
