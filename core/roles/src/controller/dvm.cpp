@@ -55,7 +55,7 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
       env_.start_daemon(n);
       log_node(n);
     }
-    change.pending.push_back(n);
+    change.pending.insert(n);
   }
   if (change.pending.empty()) {
     // Nothing to start: the change is complete at once, and still reported, after the answer
@@ -75,7 +75,7 @@ void Dvm::daemon_ready(NodeId n) {
   nodes_[n].daemon = DaemonState::Up;
   log_node(n);
   if (lost) node_back(n);
-  for (auto& c : changes_) std::erase(c.pending, n);
+  for (auto& c : changes_) c.pending.erase(n);
   finish_changes();
 }
 
@@ -85,7 +85,7 @@ void Dvm::daemon_failed(NodeId n) {
   env_.log(ev::DaemonFailed{.node = cluster_.node(n).name});
   log_node(n);
   for (auto& c : changes_)
-    if (std::erase(c.pending, n)) c.failed = true;
+    if (c.pending.erase(n)) c.failed = true;
   finish_changes();
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
@@ -73,7 +74,8 @@ class Dvm {
  private:
   struct Change {
     std::vector<Address> notify;  // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
-    std::vector<NodeId> pending;
+    // Daemons still to report: a set, as each of a large DVM's reports takes one out.
+    std::unordered_set<NodeId> pending;
     std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
     std::vector<std::string> req_ids;
     std::string corr;
