@@ -262,8 +262,9 @@ TEST_F(ViewModel, ACompressedLogAndALogWithoutHopsShowTheSameMachineAndSessions)
   EXPECT_EQ(c.events().size(), a.events().size());  // the state it shows needs no hop
   ASSERT_EQ(c.sessions().size(), a.sessions().size());
   for (const double t : {1.0, 5.0, 20.0}) {
-    const auto& na = a.machine_at(t).nodes();
-    const auto& nc = c.machine_at(t).nodes();
+    const auto at_a = a.machine_at(t), at_c = c.machine_at(t);  // kept: nodes() refers into them
+    const auto& na = at_a.nodes();
+    const auto& nc = at_c.nodes();
     ASSERT_EQ(na.size(), nc.size());
     for (std::size_t i = 0; i < na.size(); ++i)
       EXPECT_EQ(look_of(na[i]), look_of(nc[i])) << "node " << i << " at " << t;
