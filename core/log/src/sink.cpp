@@ -48,8 +48,17 @@ LineSink::~LineSink() {
   // A run that stops before the closing line leaves what it wrote: a cut log, which readers
   // recognise by the missing closing line.
   flush();
-  if (gz_ && gzclose(static_cast<gzFile>(gz_)) != Z_OK && failure_.empty()) failure_ = path_ + ": write failed";
+  close_gz();
   if (owns_fd_) ::close(fd_);
+}
+
+// gzclose writes the gzip trailer: done once the closing line is out, so that a failure there
+// is known before the run reports its log written.
+void LineSink::close_gz() {
+  if (!gz_) return;
+  if (gzclose(static_cast<gzFile>(gz_)) != Z_OK && failure_.empty()) failure_ = path_ + ": write failed";
+  gz_ = nullptr;
+  fd_ = -1;  // closed with it: nothing may be written after the closing line
 }
 
 void LineSink::begin(const LogHeader& header) {
@@ -68,6 +77,7 @@ void LineSink::event(const EventView& e) {
 void LineSink::end(const EventView& closing) {
   render_line(buffer_, closing);
   flush();
+  close_gz();
 }
 
 void LineSink::flush() {

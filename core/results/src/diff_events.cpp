@@ -104,14 +104,14 @@ EventsDiff diff_events(const std::string& path_a, const std::string& path_b, con
   d.compared = true;
   // A log kept with --events state has no hops: against one that has them, the events both
   // have are compared, and the note says so.
-  const auto level = [](const std::string& path) {
-    if (path == "-") return std::string("all");
-    return log::LogReader(path).header().inputs.value("events", std::string("all"));
-  };
-  const std::string level_a = level(path_a), level_b = level(path_b);
+  log::LogReader ra(path_a), rb(path_b);
+  const auto level = [](const log::LogReader& r) { return r.header().inputs.value("events", std::string("all")); };
+  const std::string level_a = level(ra), level_b = level(rb);
   const bool mixed = level_a != level_b;
-  const log::ReadOptions read{mixed ? log::kinds_at(log::Level::State) : log::all_kinds_set(), false};
-  log::LogReader ra(path_a, read), rb(path_b, read);
+  if (mixed) {
+    ra.only(log::kinds_at(log::Level::State));
+    rb.only(log::kinds_at(log::Level::State));
+  }
   compare_headers(ra.header(), rb.header(), d);
   if (mixed) {
     std::erase_if(d.inputs, [](const ValueDiff& v) { return v.name == "events"; });

@@ -13,7 +13,11 @@ using namespace diff_detail;
 void events_text(std::ostream& out, const EventsDiff& e) {
   if (!e.compared) return;
   if (e.identical) {
-    out << "  events: identical (" << e.lines_a << " lines)\n";
+    if (e.lines_a == e.lines_b)
+      out << "  events: identical (" << e.lines_a << " lines)\n";
+    else  // logs kept at different levels: what both keep is the same
+      out << "  events: identical where both logs keep them (A has " << e.lines_a << " lines, B has " << e.lines_b
+          << ")\n";
     return;
   }
   out << "  events: differ (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";

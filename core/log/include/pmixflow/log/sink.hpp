@@ -61,6 +61,7 @@ class LineSink final : public EventSink {
 
  private:
   void flush();
+  void close_gz();
   void write_out(const char* data, std::size_t size);
   std::string path_;
   KindSet kinds_;
