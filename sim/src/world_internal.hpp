@@ -146,8 +146,8 @@ struct World::Party {
   // matched with it: cancelling that receive would lose the message.
   std::uint64_t on_its_way = 0;
   Envelope* incoming = nullptr;
-  sg4::ConditionVariablePtr came_up;  // daemons it launches wait for it (tree spawn)
-  std::uint32_t incarnation = 0;      // grows each time the party (re)starts
+  std::vector<World::Launch> to_launch;  // daemons it launches once it is up (tree spawn)
+  std::uint32_t incarnation = 0;         // grows each time the party (re)starts
   struct Outgoing {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
@@ -164,6 +164,14 @@ struct World::Party {
 struct World::FaultQueue {
   sg4::SemaphorePtr wake = sg4::Semaphore::create(0);
   std::multimap<double, FaultAt> due;
+};
+
+// Daemons launched and starting up, by when they are up: one actor sleeps until the next is
+// due and gives that daemon an actor then (world_daemons.cpp).
+struct World::Startups {
+  sg4::SemaphorePtr wake = sg4::Semaphore::create(0);
+  std::multimap<double, Party*> due;
+  bool running = false;  // its actor is there
 };
 
 struct World::Quiescence {

@@ -144,5 +144,30 @@ TEST(Faults, DaemonsOfALaunchTreeWhoseParentNeverCameUpFailInsteadOfWaitingForEv
   fs::remove_all(dir);
 }
 
+TEST(Faults, ALaunchTreeComesUpLevelByLevelEachDaemonAfterTheOneThatLaunchedIt) {
+  // 200 nodes at once, radix 64: the head launches n001-n064; n001 launches n065-n128 once it
+  // is up, n002 n129-n192, n003 n193-n200. Those wait for their launcher as a list (no actor
+  // each), and still come up only a launch and a start-up (0.05 s) after it.
+  const auto dir = scratch_dir("levels");
+  const auto file = dir / "levels.jsonl";
+  std::ofstream(file) << kHeader << "\n";
+  const auto r =
+      run_pmixflow({"sim", "--nodes", "200", "--scenario", file.string(), "--out", (dir / "out").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::map<int, double> up;  // node number -> when its daemon came up
+  for (const auto& e : read_events(dir / "out" / "events.jsonl"))
+    if (e.value("ev", "") == "daemon.up")
+      up[std::stoi(e.value("who", "").substr(std::string("daemon:n").size()))] = e["t"];
+  ASSERT_EQ(up.size(), 200u);
+  double first_level_last = 0;
+  for (int n = 1; n <= 64; ++n) first_level_last = std::max(first_level_last, up[n]);
+  for (int n = 65; n <= 200; ++n) {
+    const int launcher = (n - 1) / 64;  // n001 for n065-n128, ...
+    EXPECT_GE(up[n], up[launcher] + 0.05) << "n" << n << " came up before n" << launcher << " could launch it";
+  }
+  EXPECT_LT(first_level_last, up[65]) << "the second level started before the first was up";
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace pmixflow::test

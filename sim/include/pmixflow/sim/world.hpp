@@ -119,6 +119,17 @@ class World final : private FaultActions {
   void send(Party& from, Address to, Message&& msg);
   void bounce(Party& p, Address sender, const Message& msg);
   void start_daemon(NodeId node);
+  // A daemon to launch, and how long it takes to start once launched (world_daemons.cpp).
+  struct Launch {
+    Party* daemon = nullptr;
+    double startup = 0;
+  };
+  void launch(Launch l, Party* parent, simgrid::s4u::Host* from, bool local);
+  void awaken_at(double when, Party& p);
+  void startups_main();
+  void come_up(Party& p, bool orphaned);
+  void launch_children(Party& p);
+  struct Startups;
   struct FaultQueue;
   void queue_fault(double at, const FaultAt& f);
   void start_faults();
@@ -164,6 +175,7 @@ class World final : private FaultActions {
   std::unique_ptr<FaultTriggers> triggers_;
   std::vector<std::pair<double, std::size_t>> fired_;  // triggered, not queued yet: when, which
   std::unique_ptr<FaultQueue> faults_;
+  std::unique_ptr<Startups> startups_;
   double wave_time_ = -1;  // daemons started at the same instant form one launch tree
   std::vector<NodeId> wave_;
   WorldStats stats_;
