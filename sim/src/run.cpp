@@ -5,6 +5,7 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -84,8 +85,9 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   plan_replay(workload, in, machine.compute_nodes());
   Deployment deployment = deploy(workload, in, machine.cluster());
   // The requestors hold the replay's jobs from now on: the trace's and the workload's copies go.
-  workload.replay = {};
-  if (workload.trace) workload.trace->jobs = {};
+  // (Swapped with empty vectors: assigning {} would keep their capacity.)
+  std::vector<ReplayJob>().swap(workload.replay);
+  if (workload.trace) std::vector<SwfJob>().swap(workload.trace->jobs);
   RunOutputs outputs(in.outputs,
                      describe_run("sim", workload, in, machine.cluster(),
                                   {machine.hosts().description, machine.shape().source, machine.shape().slots}));
