@@ -148,9 +148,9 @@ void PartyProcess::build_role() {
     }
     case PartyKind::Requestor: {
       const RequestorDeployment& r = deployment_->requestors.at(a.index);
-      for (const auto& call : r.plan)
-        if (std::find(calls_to_.begin(), calls_to_.end(), call.via) == calls_to_.end()) calls_to_.push_back(call.via);
-      role_ = std::make_unique<Requestor>(*env_, r.identity, r.plan);
+      for (const Address via : r.entry_points())
+        if (std::find(calls_to_.begin(), calls_to_.end(), via) == calls_to_.end()) calls_to_.push_back(via);
+      role_ = std::make_unique<Requestor>(*env_, r.identity, r.calls());
       break;
     }
   }

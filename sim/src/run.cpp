@@ -5,6 +5,7 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ WorldOptions world_options(const SimKnobs& k, std::uint64_t seed) {
 
 // Every party of the deployment on its host: the controller on the head node, the scheduler
 // on its own, the requestors on the login host, the daemons where their nodes are.
-void place(World& world, const Deployment& d, const SimMachine& m, const std::string& policy, const SimKnobs& k,
+void place(World& world, Deployment& d, const SimMachine& m, const std::string& policy, const SimKnobs& k,
            std::uint64_t seed) {
   const Cluster& cluster = m.cluster();
   world.add_party(
@@ -49,13 +50,11 @@ void place(World& world, const Deployment& d, const SimMachine& m, const std::st
       },
       d.scheduler_schedule);
   for (std::uint32_t i = 0; i < d.requestors.size(); ++i) {
-    const RequestorDeployment& r = d.requestors[i];
+    RequestorDeployment& r = d.requestors[i];
+    // The deployment outlives the world; its calls move into the one Requestor made of them.
     world.add_party(
         Address::requestor(i), "requestor:" + r.name, m.hosts().login,
-        [identity = r.identity, plan = r.plan](Env& env) mutable {
-          return std::make_unique<Requestor>(env, identity, std::move(plan));
-        },
-        r.schedule);
+        [&r](Env& env) { return std::make_unique<Requestor>(env, r.identity, r.take_calls()); }, r.schedule);
     world.set_credentials(i, r.credentials);
   }
   for (const auto& fault : d.faults) world.inject(fault);
@@ -84,7 +83,11 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   Workload workload = load_workload(in);
   const SimMachine machine(knobs, workload);
   plan_replay(workload, in, machine.compute_nodes());
-  const Deployment deployment = deploy(workload, in, machine.cluster());
+  Deployment deployment = deploy(workload, in, machine.cluster());
+  // The requestors hold the replay's jobs from now on: the trace's and the workload's copies go.
+  // (Swapped with empty vectors: assigning {} would keep their capacity.)
+  std::vector<ReplayJob>().swap(workload.replay);
+  if (workload.trace) std::vector<SwfJob>().swap(workload.trace->jobs);
   RunOutputs outputs(in.outputs,
                      describe_run("sim", workload, in, machine.cluster(),
                                   {machine.hosts().description, machine.shape().source, machine.shape().slots}));

@@ -108,6 +108,27 @@ TEST_F(RequestorTest, CallsGoOutAtTheirPlannedTimesNotBefore) {
   for (const auto& c : calls.ledger.calls()) EXPECT_FALSE(c.answered);  // nothing answered yet
 }
 
+TEST_F(RequestorTest, WithoutDetailTheLedgerKeepsWhatACallAskedButNotItsInfo) {
+  // A replay's report keeps no call's info (its outputs read none): what a job asked is kept.
+  calls.ledger.keep_detail(false);
+  PlannedCall planned = alloc_at(1, Address::scheduler(), "job1");
+  App app;
+  app.cmd = "sleep";
+  std::get<AllocRequest>(planned.call).info.add(key::SESSION_APP, std::vector<App>{app});
+  Requestor r(env, kMe, {planned});
+  r.start();
+  env.advance(1);
+  const std::uint64_t id = message_id(env.take_sent().at(0).msg);
+  InfoList info;
+  info.add(key::ALLOC_ID, std::string("alloc-1"));
+  r.handle(Address::scheduler(), AllocResponse{id, Status::Success, info, "job1"});
+  EXPECT_TRUE(call(0).info.empty());
+  EXPECT_EQ(call(0).answer_info, "[]");
+  EXPECT_EQ(call(0).asked.cpus, 4u);
+  EXPECT_EQ(call(0).asked.profile, "sleep");
+  EXPECT_EQ(call(0).status, Status::Success);
+}
+
 TEST_F(RequestorTest, ACallPlannedInThePastGoesOutAtStartNotBefore) {
   env.advance(10);
   Requestor r(env, kMe, {alloc_at(4, Address::controller(), "t#1")});

@@ -18,6 +18,25 @@ std::string text(const log::EventView& e, Field f) { return std::string(e.str(f)
 
 }  // namespace
 
+RequestAsked read_asked(std::string_view info_json) {
+  RequestAsked a;
+  const auto info = nlohmann::json::parse(info_json, nullptr, false);
+  if (!info.is_array()) return a;
+  for (const auto& item : info) {
+    if (!item.is_array() || item.size() != 2 || !item[0].is_string()) continue;
+    const std::string& key = item[0].get_ref<const std::string&>();
+    const auto& value = item[1];
+    if (key == key::SESSION_APP && value.is_array() && !value.empty() && value[0].is_object() &&
+        a.profile == "reservation")
+      a.profile = value[0].value("cmd", a.profile);
+    else if (key == key::ALLOC_NUM_CPUS && value.is_number_unsigned() && a.cpus == 0)
+      a.cpus = value.get<std::uint64_t>();
+    else if (key == key::ALLOC_NUM_NODES && value.is_number_unsigned() && a.nodes == 0)
+      a.nodes = value.get<std::uint64_t>();
+  }
+  return a;
+}
+
 log::KindSet CallLedger::kinds() { return log::kind_set({EventKind::Call, EventKind::Answer, EventKind::PartyDown}); }
 
 void CallLedger::apply(const log::EventView& e) {
@@ -28,7 +47,9 @@ void CallLedger::apply(const log::EventView& e) {
     c.what = text(e, Field::what);
     c.via = text(e, Field::via);
     c.directive = text(e, Field::directive);
-    c.info = std::string(e.json(Field::info).value_or("[]"));
+    const std::string_view info = e.json(Field::info).value_or("[]");
+    c.asked = read_asked(info);
+    if (detail_) c.info = std::string(info);
     c.line = e.uint(Field::line).value_or(0);
     c.expect = e.status(Field::expect);
     c.recorded_wait = e.num(Field::recorded_wait);
@@ -43,7 +64,7 @@ void CallLedger::apply(const log::EventView& e) {
     if (c.answers++ > 0) return;  // the requestor's library takes the first answer only
     c.answered = e.t;
     c.status = e.status(Field::status).value_or(Status::Error);
-    c.answer_info = std::string(e.json(Field::info).value_or("[]"));
+    if (detail_) c.answer_info = std::string(e.json(Field::info).value_or("[]"));
   } else if (e.kind == EventKind::PartyDown) {
     // Whatever it still waited for, nobody will take now.
     const auto it = waiting_.find(std::string(e.who));
@@ -114,7 +135,7 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
     case EventKind::AllocQueued: {
       AllocationAccount a;
       a.corr = text(e, Field::corr);
-      a.requestor = text(e, Field::requestor);
+      if (detail_) a.requestor = text(e, Field::requestor);
       a.submitted = e.t;
       a.cpus = e.uint(Field::cpus).value_or(0);
       a.time_limit = e.num(Field::time_limit).value_or(0);
@@ -132,7 +153,7 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
       return;
     case EventKind::AllocExtended:
       if (auto* a = by_alloc(text(e, Field::alloc))) {
-        a->node_list = text(e, Field::node_list);
+        if (detail_) a->node_list = text(e, Field::node_list);
         a->resources = text(e, Field::resources);
       }
       return;
@@ -148,7 +169,7 @@ void AllocationLedger::granted(const log::EventView& e) {
   a->alloc_id = text(e, Field::alloc);
   a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
   a->started = e.t;
-  a->node_list = text(e, Field::node_list);
+  if (detail_) a->node_list = text(e, Field::node_list);
   a->resources = text(e, Field::resources);
   alloc_index_[a->alloc_id] = static_cast<std::size_t>(a - accounts_.data());
 }

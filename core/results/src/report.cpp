@@ -19,6 +19,10 @@ log::KindSet ReportBuilder::kinds() const {
 
 void ReportBuilder::begin(const log::LogHeader& header) {
   run_ = RunInfo::from_header(header, origin_);
+  // A replay's outputs give no call's info nor any allocation's node list: its summary keeps
+  // the aggregates, and jobs.csv the resources.
+  calls_.keep_detail(run_->trace.empty());
+  scheduler_.keep_detail(run_->trace.empty());
   if (!run_->assertions.empty()) assertions_.emplace(run_->assertions, run_->compute_nodes);
 }
 

@@ -18,32 +18,6 @@ std::string job_id(const RunInfo& run, const std::string& corr) {
   return !run.trace.empty() && corr.rfind("job", 0) == 0 ? corr.substr(3) : corr;
 }
 
-// What the request itself said, from the PMIx info its call carried.
-struct Asked {
-  std::string profile = "reservation";  // its app's command; a reservation has none
-  std::uint64_t cpus = 0;
-  std::uint64_t nodes = 0;
-};
-
-Asked asked(const CallRecord& call) {
-  Asked a;
-  const auto info = nlohmann::json::parse(call.info, nullptr, false);
-  if (!info.is_array()) return a;
-  for (const auto& item : info) {
-    if (!item.is_array() || item.size() != 2 || !item[0].is_string()) continue;
-    const std::string key = item[0];
-    const auto& value = item[1];
-    if (key == key::SESSION_APP && value.is_array() && !value.empty() && value[0].is_object() &&
-        a.profile == "reservation")
-      a.profile = value[0].value("cmd", a.profile);
-    else if (key == key::ALLOC_NUM_CPUS && value.is_number_unsigned() && a.cpus == 0)
-      a.cpus = value.get<std::uint64_t>();
-    else if (key == key::ALLOC_NUM_NODES && value.is_number_unsigned() && a.nodes == 0)
-      a.nodes = value.get<std::uint64_t>();
-  }
-  return a;
-}
-
 // The slots a standalone RM's session held: it takes nodes nobody else holds, and on each the
 // first slots (Batsim's numbering: node-major over the compute nodes).
 std::string standalone_resources(const RunInfo& run, const std::string& node_list) {
@@ -78,7 +52,7 @@ JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationA
   JobOutcome j;
   j.job_id = job_id(run, call.corr);
   j.workload = run.workload();
-  const Asked a = asked(call);
+  const RequestAsked& a = call.asked;
   j.profile = a.profile;
   j.submitted = call.sent - run.time_origin;
   // Slots, the unit resources are counted in: whole nodes count all their slots.

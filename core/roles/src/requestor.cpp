@@ -19,19 +19,20 @@ std::string describe_call(const Call& call) {
 }
 
 Requestor::Requestor(Env& env, Proc identity, std::vector<PlannedCall> plan)
-    : env_(env), identity_(std::move(identity)), plan_(std::move(plan)) {
-  std::stable_sort(plan_.begin(), plan_.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
-}
+    : Requestor(env, std::move(identity), std::make_unique<PlanList>(std::move(plan))) {}
+
+Requestor::Requestor(Env& env, Proc identity, std::unique_ptr<CallSource> calls)
+    : env_(env), identity_(std::move(identity)), calls_(std::move(calls)) {}
 
 void Requestor::start() { arm_next(); }
 
 void Requestor::arm_next() {
   // One timer at a time: a trace of a million calls must not hold a million timers.
-  if (next_call_ >= plan_.size()) return;
-  const double delay = std::max(0.0, plan_[next_call_].at - env_.now());
-  env_.after(delay, [this] {
-    place(plan_[next_call_]);
-    ++next_call_;
+  const std::optional<double> at = calls_->next_at();
+  if (!at) return;
+  env_.after(std::max(0.0, *at - env_.now()), [this] {
+    PlannedCall planned = calls_->take();
+    place(planned);
     arm_next();
   });
 }

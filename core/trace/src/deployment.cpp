@@ -5,6 +5,7 @@
 
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/node_failures.hpp"
+#include "pmixflow/trace/replay_calls.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
 #include "pmixflow/vocab/quote.hpp"
@@ -99,24 +100,39 @@ void check_launch_failures(const ScenarioCall& c, const Scenario& sc, const Clus
     }
 }
 
-// Requestors in order of first appearance, each with its calls resolved on this machine.
-void requestors(Deployment& d, const Scenario& sc, const Cluster& cluster) {
+// The requestor named `name`, added on its first appearance.
+RequestorDeployment& requestor(Deployment& d, std::map<std::string, std::size_t>& index, const std::string& name,
+                               const Scenario& sc) {
+  auto [it, added] = index.emplace(name, d.requestors.size());
+  if (added) {
+    const auto cred = sc.credentials.find(name);
+    RequestorDeployment r;
+    r.name = name;
+    r.identity = Proc{name, 0};
+    r.schedule = {{0.0, true}};
+    r.credentials = cred == sc.credentials.end() ? Credentials{} : cred->second;
+    r.own_user = cred != sc.credentials.end();
+    d.requestors.push_back(std::move(r));
+  }
+  return d.requestors[it->second];
+}
+
+// Requestors in order of first appearance, each with its calls resolved on this machine: the
+// scenario's, or the replayed trace's jobs.
+void requestors(Deployment& d, const Workload& workload, const Cluster& cluster) {
+  const Scenario& sc = workload.scenario;
   std::map<std::string, std::size_t> index;
   for (const auto& c : sc.calls) {
     check_launch_failures(c, sc, cluster);
-    auto [it, added] = index.emplace(c.requestor, d.requestors.size());
-    if (added) {
-      const auto cred = sc.credentials.find(c.requestor);
-      d.requestors.push_back(RequestorDeployment{c.requestor,
-                                                 Proc{c.requestor, 0},
-                                                 {},
-                                                 {{0.0, true}},
-                                                 cred == sc.credentials.end() ? Credentials{} : cred->second,
-                                                 cred != sc.credentials.end()});
-    }
-    d.requestors[it->second].plan.push_back(PlannedCall{c.at, resolve_via(c.via, c.line, sc, cluster), c.call,
-                                                        CallNotes{c.line, c.expect_status, c.recorded_wait}});
+    requestor(d, index, c.requestor, sc)
+        .plan.push_back(PlannedCall{c.at, resolve_via(c.via, c.line, sc, cluster), c.call,
+                                    CallNotes{c.line, c.expect_status, c.recorded_wait}});
     d.last_call = std::max(d.last_call, c.at);
+  }
+  for (const auto& job : workload.replay) {
+    ReplayJob& placed = requestor(d, index, replay_requestor(job), sc).replay.emplace_back(job);
+    placed.via = resolve_via(replay_via(job), job.line, sc, cluster);
+    d.last_call = std::max(d.last_call, job.at);
   }
   for (const auto& exit : sc.requestor_exits) {
     const auto it = index.find(exit.requestor);
@@ -146,10 +162,27 @@ void random_failures(Deployment& d, const Workload& workload, const RunInputs& i
 
 }  // namespace
 
+std::unique_ptr<CallSource> RequestorDeployment::take_calls() {
+  if (!replay.empty()) return std::make_unique<ReplayCalls>(std::move(replay));
+  return std::make_unique<PlanList>(std::move(plan));
+}
+
+std::unique_ptr<CallSource> RequestorDeployment::calls() const { return RequestorDeployment(*this).take_calls(); }
+
+std::vector<Address> RequestorDeployment::entry_points() const {
+  std::vector<Address> out;
+  auto add = [&out](Address a) {
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  };
+  for (const auto& c : plan) add(c.via);
+  for (const auto& j : replay) add(j.via);
+  return out;
+}
+
 Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster) {
   const Scenario& sc = workload.scenario;
   Deployment d;
-  requestors(d, sc, cluster);
+  requestors(d, workload, cluster);
   d.controller.connect_to_scheduler = sc.connect_to_scheduler;
   d.controller.no_scheduler = sc.no_scheduler;
   d.controller.initial_dvm = initial_dvm(sc, cluster);

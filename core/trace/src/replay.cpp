@@ -30,7 +30,7 @@ bool whole_seconds(const SwfTrace& trace, double warm_up) {
 
 }  // namespace
 
-Scenario scenario_from_trace(const SwfTrace& trace, std::uint32_t compute_nodes, const ReplayOptions& options) {
+Scenario replay_scenario(const SwfTrace& trace, const ReplayOptions& options) {
   Scenario sc;
   sc.origin = trace.path;
   sc.name = trace.path.substr(trace.path.find_last_of('/') + 1);
@@ -38,50 +38,78 @@ Scenario scenario_from_trace(const SwfTrace& trace, std::uint32_t compute_nodes,
   sc.dvm = "all";
   sc.policy = options.policy;
   sc.time_origin = options.warm_up;
-  sc.calls.reserve(trace.jobs.size());
+  return sc;
+}
+
+std::vector<ReplayJob> replay_jobs(const SwfTrace& trace, std::uint32_t compute_nodes, const ReplayOptions& options) {
+  std::vector<ReplayJob> out;
+  out.reserve(trace.jobs.size());
   std::mt19937_64 random(options.seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const bool ticks = whole_seconds(trace, options.warm_up);
   std::map<double, std::pair<int, int>> same_second;  // submit time -> jobs then, jobs placed
   for (const auto& job : trace.jobs) ++same_second[job.submit].first;
+  const auto& preemptible = options.preemptible_queues;
   for (const auto& job : trace.jobs) {
-    ScenarioCall call;
-    call.line = job.record.line;
-    if (job.record.wait >= 0) call.recorded_wait = job.record.wait;
+    ReplayJob r;
+    r.line = job.record.line;
+    r.recorded_wait = job.record.wait;
     auto& [jobs_then, placed] = same_second[job.submit];
-    call.at = options.warm_up + job.submit + placed++ * std::min(kSameSecondStep, 0.5 / jobs_then);
-    call.requestor = job.record.user >= 0 ? "user" + std::to_string(job.record.user) : "user-unknown";
+    r.at = options.warm_up + job.submit + placed++ * std::min(kSameSecondStep, 0.5 / jobs_then);
+    r.user = job.record.user;
     if (compute_nodes > 0 && unit(random) < options.via_daemon)
-      call.via = "daemon:+n" + std::to_string(random() % compute_nodes);
-    else
-      call.via = "scheduler";
-    AllocRequest req;
-    req.directive = Directive::New;
-    req.corr = "job" + std::to_string(job.record.job);
-    req.info.add(key::ALLOC_NUM_CPUS, job.procs);
-    req.info.add(key::ALLOC_TIME, format_alloc_time(job.estimate));
-    req.info.add(key::ALLOC_REQ_ID, req.corr);
-    if (job.record.queue >= 0) req.info.add(key::ALLOC_QUEUE, std::to_string(job.record.queue));
-    if (options.all_preemptible || std::find(options.preemptible_queues.begin(), options.preemptible_queues.end(),
-                                             job.record.queue) != options.preemptible_queues.end())
-      req.info.add(key::ALLOC_PREEMPTIBLE, true);
-    // The job itself travels with the request, as a batch script does, and becomes the
-    // session's app when the scheduler instantiates it.
-    App app;
-    app.cmd = "sleep";
-    app.argv = {json_number(job.runtime)};
-    app.maxprocs = static_cast<std::uint32_t>(job.procs);
-    if (ticks) {
-      AppBehaviour behaviour;
-      behaviour.runtime_s = job.runtime;
-      behaviour.tick_s = 1;
-      describe(app, behaviour);
-    }
-    req.info.add(key::SESSION_APP, std::vector<App>{app});
-    call.call = std::move(req);
-    sc.calls.push_back(std::move(call));
+      r.via_node = static_cast<std::int64_t>(random() % compute_nodes);
+    r.job = job.record.job;
+    r.procs = job.procs;
+    r.runtime = job.runtime;
+    r.estimate = job.estimate;
+    r.queue = job.record.queue;
+    r.preemptible = options.all_preemptible ||
+                    std::find(preemptible.begin(), preemptible.end(), job.record.queue) != preemptible.end();
+    r.ticks = ticks;
+    out.push_back(r);
   }
-  return sc;
+  return out;
+}
+
+std::string replay_requestor(const ReplayJob& job) {
+  return job.user >= 0 ? "user" + std::to_string(job.user) : "user-unknown";
+}
+
+std::string replay_via(const ReplayJob& job) {
+  return job.via_node >= 0 ? "daemon:+n" + std::to_string(job.via_node) : "scheduler";
+}
+
+AllocRequest replay_request(const ReplayJob& job) {
+  AllocRequest req;
+  req.directive = Directive::New;
+  req.corr = "job" + std::to_string(job.job);
+  req.info.add(key::ALLOC_NUM_CPUS, job.procs);
+  req.info.add(key::ALLOC_TIME, format_alloc_time(job.estimate));
+  req.info.add(key::ALLOC_REQ_ID, req.corr);
+  if (job.queue >= 0) req.info.add(key::ALLOC_QUEUE, std::to_string(job.queue));
+  if (job.preemptible) req.info.add(key::ALLOC_PREEMPTIBLE, true);
+  // The job itself travels with the request, as a batch script does, and becomes the
+  // session's app when the scheduler instantiates it.
+  App app;
+  app.cmd = "sleep";
+  app.argv = {json_number(job.runtime)};
+  app.maxprocs = static_cast<std::uint32_t>(job.procs);
+  if (job.ticks) {
+    AppBehaviour behaviour;
+    behaviour.runtime_s = job.runtime;
+    behaviour.tick_s = 1;
+    describe(app, behaviour);
+  }
+  req.info.add(key::SESSION_APP, std::vector<App>{app});
+  return req;
+}
+
+PlannedCall replay_call(const ReplayJob& job) {
+  CallNotes notes;
+  notes.line = job.line;
+  if (job.recorded_wait >= 0) notes.recorded_wait = job.recorded_wait;
+  return PlannedCall{job.at, job.via, replay_request(job), notes};
 }
 
 }  // namespace pmixflow

@@ -38,9 +38,9 @@ Workload load_workload(const RunInputs& in) {
 
 void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_nodes) {
   if (!workload.trace) return;
-  workload.scenario = scenario_from_trace(
-      *workload.trace, compute_nodes,
-      ReplayOptions{in.via_daemon, in.seed, workload.policy, 1.0, in.preemptible_queues, in.all_preemptible});
+  const ReplayOptions options{in.via_daemon, in.seed, workload.policy, 1.0, in.preemptible_queues, in.all_preemptible};
+  workload.scenario = replay_scenario(*workload.trace, options);
+  workload.replay = replay_jobs(*workload.trace, compute_nodes, options);
 }
 
 RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, const Cluster& cluster,

@@ -18,6 +18,14 @@
 
 namespace pmixflow {
 
+// What an allocation request asked for, as its info said it (the first of each key).
+struct RequestAsked {
+  std::string profile = "reservation";  // its app's command; a reservation has none
+  std::uint64_t cpus = 0;
+  std::uint64_t nodes = 0;
+};
+RequestAsked read_asked(std::string_view info_json);  // the log's [[key, value], ...]
+
 // One call of a requestor: what it asked, and its answer.
 struct CallRecord {
   std::string corr;
@@ -25,14 +33,15 @@ struct CallRecord {
   std::string what;
   std::string via;
   std::string directive;  // of an allocation request; empty otherwise
-  std::string info;       // the call's PMIx info as JSON (allocation requests)
+  std::string info;       // the call's PMIx info as JSON (allocation requests); kept only with detail
+  RequestAsked asked;     // what that info asked for, read as the call is recorded
   std::size_t line = 0;
   std::optional<Status> expect;
   std::optional<double> recorded_wait;
   double sent = 0;
   std::optional<double> answered;
   Status status = Status::Success;  // when answered
-  std::string answer_info = "[]";   // the answer's PMIx info as JSON (the first answer's)
+  std::string answer_info = "[]";   // the answer's PMIx info as JSON (the first answer's); kept only with detail
   std::size_t answers = 0;          // more than one breaks FLOW.md's promise (invariants.hpp)
   // The requestor exited before any answer reached it: the call was abandoned, not left hanging.
   std::optional<double> caller_gone;
@@ -41,6 +50,9 @@ struct CallRecord {
 class CallLedger {
  public:
   static log::KindSet kinds();
+  // Without detail, each call's info and its answer's are not kept (a replay's outputs read
+  // neither, and they are most of what a call costs to remember); `asked` is, either way.
+  void keep_detail(bool keep) { detail_ = keep; }
   void apply(const log::EventView& e);
   // In the order the calls were placed.
   const std::vector<CallRecord>& calls() const { return calls_; }
@@ -51,6 +63,7 @@ class CallLedger {
 
  private:
   std::vector<CallRecord> calls_;
+  bool detail_ = true;
   std::unordered_map<std::string, std::size_t> by_corr_;
   std::unordered_map<std::string, std::vector<std::size_t>> waiting_;  // unanswered calls, by requestor
 };
@@ -86,6 +99,10 @@ struct AllocationAccount {
 class AllocationLedger {
  public:
   static log::KindSet kinds();
+  // Without detail, a scheduler's account keeps neither its requestor nor its node list (a
+  // replay's outputs read its resources); a standalone RM's keeps its node list, its only record
+  // of its resources.
+  void keep_detail(bool keep) { detail_ = keep; }
   // An event of kinds(); those neither the scheduler's accounting nor a standalone RM's are ignored.
   void apply(const log::EventView& e);
   const std::vector<AllocationAccount>& accounts() const { return accounts_; }
@@ -122,6 +139,7 @@ class AllocationLedger {
   };
 
   std::vector<AllocationAccount> accounts_;
+  bool detail_ = true;
   std::vector<RmView> rm_;  // one per account, in the same order
   std::unordered_map<std::string, std::size_t> corr_index_;
   std::unordered_map<std::string, std::size_t> alloc_index_;

@@ -6,35 +6,21 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "pmixflow/proto/env.hpp"
+#include "pmixflow/roles/call_source.hpp"
 
 namespace pmixflow {
-
-using Call = std::variant<AllocRequest, SessionCtrlRequest, SpawnRequest>;
-
-// What the plan says about a call besides the call itself; the requestor writes it into the
-// call's event, so that the log alone tells what was expected of each call.
-struct CallNotes {
-  std::size_t line = 0;                 // of the scenario or trace file; 0: none
-  std::optional<Status> expect;         // the status the scenario expects
-  std::optional<double> recorded_wait;  // a replayed job's wait on the traced machine (SWF field 3)
-};
-
-struct PlannedCall {
-  double at = 0;
-  Address via;
-  Call call;  // ids are assigned when sent; corr is set by the planner
-  CallNotes notes;
-};
 
 class Requestor final : public Role {
  public:
   Requestor(Env& env, Proc identity, std::vector<PlannedCall> plan);
+  Requestor(Env& env, Proc identity, std::unique_ptr<CallSource> calls);
 
   void start() override;
   void handle(Address from, Message&& msg) override;
@@ -56,8 +42,7 @@ class Requestor final : public Role {
 
   Env& env_;
   Proc identity_;
-  std::vector<PlannedCall> plan_;
-  std::size_t next_call_ = 0;
+  std::unique_ptr<CallSource> calls_;
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, Outstanding> outstanding_;
 };

@@ -4,6 +4,7 @@
 // exit; the node faults to inject. An environment places these parties on its own hosts.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,10 +26,17 @@ using UpDown = std::vector<std::pair<double, bool>>;
 struct RequestorDeployment {
   std::string name;
   Proc identity;
-  std::vector<PlannedCall> plan;
+  std::vector<PlannedCall> plan;  // a scenario's calls
+  std::vector<ReplayJob> replay;  // or a trace's jobs, whose calls are made when due
   UpDown schedule;
   Credentials credentials;  // its connection's user and group
   bool own_user = false;    // the scenario names its user (header `requestors`); otherwise the shared one
+
+  // Its calls, for its Requestor: take_calls() moves them out (a run has one requestor of each),
+  // calls() copies them.
+  std::unique_ptr<CallSource> take_calls();
+  std::unique_ptr<CallSource> calls() const;
+  std::vector<Address> entry_points() const;  // where its calls enter, each once
 };
 
 // A fault resolved to the machine: its node (none for the scheduler's stall).

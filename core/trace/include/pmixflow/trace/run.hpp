@@ -12,6 +12,7 @@
 #include "pmixflow/model/cluster.hpp"
 #include "pmixflow/results/output_options.hpp"
 #include "pmixflow/results/run_info.hpp"
+#include "pmixflow/trace/replay.hpp"
 #include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/trace/swf.hpp"
 
@@ -40,7 +41,8 @@ struct RunInputs {
 
 // The inputs, read and checked before anything runs.
 struct Workload {
-  Scenario scenario;  // for a trace, made by plan_replay() once the machine is known
+  Scenario scenario;              // for a trace, made by plan_replay() once the machine is known, without calls
+  std::vector<ReplayJob> replay;  // a trace's jobs, by plan_replay(): its calls, made when due
   std::optional<SwfTrace> trace;
   std::string policy;  // the one that decides: the option, else the scenario's (fcfs for a trace)
   // A trace's own machine when its header gives it: MaxNodes nodes of MaxProcs / MaxNodes slots.
@@ -56,6 +58,7 @@ struct Workload {
 Workload load_workload(const RunInputs& in);
 
 // A replay's calls on a machine of `compute_nodes`: every job a PMIx_Allocation_request.
+// They are kept as jobs (`replay`), each call built by its requestor only when it is due.
 void plan_replay(Workload& workload, const RunInputs& in, std::uint32_t compute_nodes);
 
 // The machine as an environment describes it: for people (`platform`), where its node shape
