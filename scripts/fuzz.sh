@@ -131,10 +131,17 @@ make_runs() {
   done
 }
 
+# A version 2 log, which is still read, and a version 3 one with a short recv standing on its send.
 small_log() {
   printf '%s\n' '{"format":"pmixflow-events","version":2,"env":"sim","seed":0,"inputs":{}}' \
     '{"t":1.5,"ev":"job.start","who":"controller","nspace":"job-1.1","session":1,"corr":"a#1","code":"PMIX_EVENT_JOB_START"}' \
     '{"t":2,"ev":"log.end","who":"run","end":"quiescent","events":1,"stats":{}}' >"$1"
+}
+small_log_v3() {
+  printf '%s\n' '{"format":"pmixflow-events","version":3,"env":"sim","seed":0,"inputs":{}}' \
+    '{"t":1,"ev":"send","who":"controller","to":"daemon:n01","msg":"launch_procs","corr":"a#1","nspace":"job-1.1","bytes":9}' \
+    '{"t":1.5,"ev":"recv","who":"daemon:n01","from":"controller"}' \
+    '{"t":2,"ev":"log.end","who":"run","end":"quiescent","events":2,"stats":{}}' >"$1"
 }
 
 # Each run's FILE and the golden ones. A long one is cut to its first 300 lines: mutations of a
@@ -163,6 +170,7 @@ seed() { # seed TARGET DIR RUNS
     swf_gzip) for s in $(swf_traces); do gzip -c "$s" >"$dir/$(basename "$s").gz"; done ;;
     event_log | diff_events)
       small_log "$dir/small.jsonl"
+      small_log_v3 "$dir/small-v3.jsonl"
       seed_outputs "$dir" "$runs" events.jsonl ;;
     diff_jobs) seed_outputs "$dir" "$runs" jobs.csv ;;
     diff_summary) seed_outputs "$dir" "$runs" summary.json ;;

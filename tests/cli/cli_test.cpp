@@ -56,7 +56,7 @@ TEST(Cli, TheDemoWritesItsOutputsWhereAsked) {
   const auto events = read_events(dir / "d" / "events.jsonl");
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events[0]["format"], "pmixflow-events");
-  EXPECT_EQ(events[0]["version"], 2);
+  EXPECT_EQ(events[0]["version"], 3);
   EXPECT_EQ(events.back()["ev"], "log.end");  // a whole log ends with its closing line
   const auto summary = json::parse(slurp(dir / "d" / "summary.json"));
   EXPECT_EQ(summary["events"].get<std::size_t>(), events.size() - 2);

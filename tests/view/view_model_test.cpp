@@ -1,8 +1,8 @@
 // The viewer's replay model, without any rendering: the state it gives at chosen times on logs
 // the simulator writes from the shipped scenarios (the demo, an activation, a pause and a
 // preemption, a failed node, a spawn with an allocation), the same state however it is reached
-// (from a copy or from the start), a cut log read up to its bad line, and a log followed while
-// it is written.
+// (from a copy or from the start), a cut log read up to its bad line, a log followed while
+// it is written, and a short recv shown whole.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -132,6 +132,23 @@ TEST_F(ViewModel, ARelayedRequestsPathGoesThroughItsDaemonAndComesBack) {
   bool instantiation_explained = false;
   for (auto s : steps) instantiation_explained |= caption(m, s).section.find("§2.4") != std::string::npos;
   EXPECT_TRUE(instantiation_explained);
+}
+
+TEST_F(ViewModel, AShortRecvIsCaptionedWithTheMessageItsSendCarried) {
+  // Version 3 writes a recv that carries what its send did as `from` and `id` only.
+  const RunModel m(simulate(""));
+  std::size_t short_recvs = 0;
+  for (std::size_t i = 0; i < m.events().size(); ++i) {
+    const auto& row = m.events()[i];
+    if (row.kind != log::EventKind::Recv || row.send == kNone) continue;
+    ++short_recvs;
+    EXPECT_EQ(m.events()[row.send].kind, log::EventKind::Send);
+    const auto line = nlohmann::json::parse(m.line_text(i));
+    ASSERT_TRUE(line.contains("msg")) << m.line_text(i);
+    const auto title = caption(m, i).title;
+    EXPECT_NE(title.find(" receives " + line["msg"].get<std::string>() + " from "), std::string::npos) << title;
+  }
+  EXPECT_GT(short_recvs, 50u);
 }
 
 TEST_F(ViewModel, AnActivationStartsDaemonsOnNodesOutsideTheDvm) {

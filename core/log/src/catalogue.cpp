@@ -68,6 +68,21 @@ constexpr bool no_name_twice() {
 }
 static_assert(no_name_twice(), "two kinds have the same name");
 
+// The writer appends keys and kind names as they are, unquoted by json_quote_into.
+constexpr bool plain(std::string_view s) {
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) return false;
+  return !s.empty();
+}
+constexpr bool all_plain() {
+  for (const auto& f : kFields)
+    if (!plain(f.key)) return false;
+  for (const auto& k : kKinds)
+    if (!plain(k.name)) return false;
+  return true;
+}
+static_assert(all_plain(), "a key or a kind name needs JSON escaping (lower case, digits, '_' and '.' only)");
+
 constexpr std::uint8_t kAbsent = 255;
 // positions[kind][field]: where the field sits in the kind's list, kAbsent when not there.
 constexpr auto kPositions = [] {

@@ -34,11 +34,12 @@ LogHeader parse_header(std::string_view line, const std::string& file) {
   if (!j.contains("version") ||
       json_whole(j["version"], version, 0, std::numeric_limits<int>::max()) != NumberFault::None)
     throw fail("version", "the header has no version number");
-  if (version != kVersion)
-    throw fail("version", "a version " + std::to_string(version) + " log; this pmixflow reads version " +
-                              std::to_string(kVersion) +
+  if (version < kOldestVersion || version > kVersion)
+    throw fail("version", "a version " + std::to_string(version) + " log; this pmixflow reads versions " +
+                              std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) +
                               (version < kVersion ? " (run the scenario again to write one)" : " (upgrade pmixflow)"));
   LogHeader h;
+  h.version = version;
   if (!j.contains("env") || !j["env"].is_string()) throw fail("env", "expects the environment's name");
   h.env = j["env"].get<std::string>();
   if (!j.contains("seed")) throw fail("seed", "expects a whole number");

@@ -78,7 +78,52 @@ std::optional<FieldValue> typed(const Member& m, FieldType t) {
   return std::nullopt;
 }
 
+const Member* member(const std::vector<Member>& members, std::string_view key) {
+  for (const auto& m : members)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+std::optional<std::uint64_t> id_of(const std::vector<Member>& members) {
+  std::uint64_t id = 0;
+  const Member* m = member(members, "id");
+  if (m && m->type == JsonType::Number && whole(m->raw, id)) return id;
+  return std::nullopt;
+}
+
+// What follows member `m` in `line`, up to the object's closing brace: a message's content
+// after its `to` or `from`.
+std::string_view after(std::string_view line, const Member& m) {
+  const auto from = static_cast<std::size_t>(m.raw.data() + m.raw.size() - line.data());
+  const std::size_t close = line.rfind('}');
+  return close != std::string_view::npos && close > from ? line.substr(from, close - from) : std::string_view();
+}
+
+// A short recv line made whole: its own envelope and `from`, then its send's content.
+void rebuild_recv(std::string& out, std::string_view t, std::string_view who, std::string_view from,
+                  std::string_view tail) {
+  out.assign("{\"t\":");
+  out.append(t).append(",\"ev\":\"recv\",\"who\":").append(who);
+  out.append(",\"from\":").append(from).append(tail).append("}");
+}
+
 }  // namespace
+
+std::optional<std::string> whole_recv(std::string_view recv, std::string_view send) {
+  std::vector<Member> r, s;
+  std::deque<std::string> storage;
+  if (detail::scan_object(recv, r, storage)) return std::nullopt;
+  if (member(r, "msg")) return std::string(recv);
+  const Member* t = member(r, "t");
+  const Member* who = member(r, "who");
+  const Member* from = member(r, "from");
+  if (!t || !who || !from || detail::scan_object(send, s, storage)) return std::nullopt;
+  const Member* to = member(s, "to");
+  if (!to) return std::nullopt;
+  std::string out;
+  rebuild_recv(out, t->raw, who->raw, from->raw, after(send, *to));
+  return out;
+}
 
 LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(path)), options_(options) {
   if (path_ == "-") {
@@ -183,7 +228,7 @@ const EventView* LogReader::next() {
     }
     if (!options_.kinds.all()) {
       const auto kind = kind_of_line(text_);
-      if (kind && *kind != EventKind::LogEnd && !options_.kinds[static_cast<std::size_t>(*kind)]) {
+      if (kind && skipped(*kind)) {
         if (text_.back() != '}') {
           stop("", "not a JSON object");
           return nullptr;
@@ -207,6 +252,7 @@ const EventView* LogReader::next() {
 
 bool LogReader::parse(std::string_view line) {
   decoded_.clear();
+  if (line.data() != rebuilt_.data()) send_line_.reset();
   auto& members = members_;
   if (auto err = detail::scan_object(line, members, decoded_)) return stop(err->key, err->what);
   const Member* t = nullptr;
@@ -227,15 +273,33 @@ bool LogReader::parse(std::string_view line) {
     ++unknown_kinds_;
     return false;
   }
-  double when = 0;
-  if (!t || t->type != JsonType::Number || !whole(t->raw, when)) return stop("t", "expects the time in seconds");
+  if (!t || t->type != JsonType::Number) return stop("t", "expects the time in seconds");
   if (!who || who->type != JsonType::String) return stop("who", "expects the party's name");
-  const EventSpec& s = spec(*kind);
+  if (*kind == EventKind::Recv && header_.version >= 3 && line.data() != rebuilt_.data()) {
+    switch (recv_line(line, *t, *who)) {
+      case Hop::Whole: break;
+      case Hop::Skipped:
+      case Hop::Failed: return false;
+      case Hop::Rebuilt:
+        if (!parse(rebuilt_)) return false;
+        text_ = rebuilt_;
+        return true;
+    }
+  }
+  if (!check_fields(*kind, t, who)) return false;
+  if (*kind == EventKind::Send && tracks_sends()) remember_send(line, *who);
+  return true;
+}
+
+bool LogReader::check_fields(EventKind kind, const Member* t, const Member* who) {
+  double when = 0;
+  if (!whole(t->raw, when)) return stop("t", "expects the time in seconds");
+  const EventSpec& s = spec(kind);
   values_.fill(std::monostate{});
-  for (const auto& m : members) {
-    if (&m == t || &m == ev || &m == who) continue;
+  for (const auto& m : members_) {
+    if (&m == t || &m == who || m.key == "ev") continue;
     const auto field = find_field(m.key);
-    const auto at = field ? position(*kind, *field) : std::nullopt;
+    const auto at = field ? position(kind, *field) : std::nullopt;
     if (!at) {
       if (options_.strict)
         return stop(std::string(m.key), "not a field of " + std::string(s.name) + " (not in the catalogue)");
@@ -249,8 +313,45 @@ bool LogReader::parse(std::string_view line) {
   for (std::size_t i = 0; i < s.fields.size(); ++i)
     if (s.fields[i].required && std::holds_alternative<std::monostate>(values_[i]))
       return stop(std::string(spec(s.fields[i].field).key), "missing: " + std::string(s.name) + " always has it");
-  view_ = EventView{when, who->text, *kind, {values_.data(), s.fields.size()}};
+  view_ = EventView{when, who->text, kind, {values_.data(), s.fields.size()}};
   return true;
+}
+
+bool LogReader::tracks_sends() const {
+  return header_.version >= 3 && options_.kinds[static_cast<std::size_t>(EventKind::Recv)];
+}
+
+// Neither delivered nor needed to rebuild what is (the sends a short recv stands on).
+bool LogReader::skipped(EventKind kind) const {
+  if (kind == EventKind::LogEnd || options_.kinds[static_cast<std::size_t>(kind)]) return false;
+  return !(kind == EventKind::Send && tracks_sends());
+}
+
+LogReader::Hop LogReader::recv_line(std::string_view line, const Member& t, const Member& who) {
+  const Member* from = member(members_, "from");
+  if (!from || from->type != JsonType::String) return Hop::Whole;  // refused as a recv without its `from`
+  const auto id = id_of(members_);
+  if (member(members_, "msg")) {
+    // Whole: the writer forgot its send as the reader must, to keep the same sends in mind.
+    if (tracks_sends()) in_flight_.received(from->text, who.text, id, after(line, *from));
+    return Hop::Whole;
+  }
+  if (!tracks_sends()) return Hop::Skipped;  // not asked for, so its send was not kept
+  auto send = in_flight_.take_oldest(from->text, who.text, id);
+  if (!send) {
+    stop("msg", "a short recv (no msg) with no send from " + std::string(from->raw) + " to " + std::string(who.raw) +
+                    (id ? " of id " + std::to_string(*id) : std::string()) +
+                    " above it that it was not received for yet: not a log pmixflow wrote");
+    return Hop::Failed;
+  }
+  rebuild_recv(rebuilt_, t.raw, who.raw, from->raw, send->tail);
+  send_line_ = send->line;
+  return Hop::Rebuilt;
+}
+
+void LogReader::remember_send(std::string_view line, const Member& who) {
+  if (const Member* to = member(members_, "to"))
+    in_flight_.sent(who.text, to->text, id_of(members_), after(line, *to), line_);
 }
 
 std::string run_log_path(const std::string& path) {

@@ -113,6 +113,11 @@ EventsDiff diff_events(const std::string& path_a, const std::string& path_b, con
     rb.only(log::kinds_at(log::Level::State));
   }
   compare_headers(ra.header(), rb.header(), d);
+  if (ra.header().version != rb.header().version)
+    notes.push_back("the logs are of versions " + std::to_string(ra.header().version) + " (A) and " +
+                    std::to_string(rb.header().version) +
+                    " (B): compared as read, each recv whole (version 3 writes a recv that carries what its send "
+                    "did short)");
   if (mixed) {
     std::erase_if(d.inputs, [](const ValueDiff& v) { return v.name == "events"; });
     notes.push_back("the logs were kept at different levels (A " + level_a + ", B " + level_b +

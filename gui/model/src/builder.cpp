@@ -147,12 +147,18 @@ std::vector<std::uint32_t> RunModel::Builder::nodes_of(std::string_view list, ch
   return out;
 }
 
-void RunModel::Builder::add(const log::EventView& e, std::uint64_t offset, std::uint64_t line) {
+void RunModel::Builder::add(const log::EventView& e, std::uint64_t offset, std::uint64_t line,
+                            std::optional<std::uint64_t> send_line) {
   const auto index = static_cast<std::uint32_t>(m_.events_.size());
   const auto session_id = e.uint(Field::session);
-  EventRow row{e.t,          offset,     static_cast<std::uint32_t>(line),
-               party(e.who), request(e), session_id ? static_cast<std::uint32_t>(*session_id) : kNone,
-               e.kind};
+  EventRow row{e.t,
+               offset,
+               static_cast<std::uint32_t>(line),
+               party(e.who),
+               request(e),
+               session_id ? static_cast<std::uint32_t>(*session_id) : kNone,
+               e.kind,
+               row_of_line(send_line)};
   m_.events_.push_back(row);
   m_.time_index_.push_back(m_.time_index_.empty() ? e.t : std::max(m_.time_index_.back(), e.t));
   if (row.request != kNone) m_.requests_[row.request].events.push_back(index);
@@ -186,6 +192,14 @@ void RunModel::Builder::add(const log::EventView& e, std::uint64_t offset, std::
     case EventKind::SessionCompleted: return on_accounting(e);
     default: return;
   }
+}
+
+std::uint32_t RunModel::Builder::row_of_line(std::optional<std::uint64_t> line) const {
+  if (!line) return kNone;
+  const auto& rows = m_.events_;
+  const auto it =
+      std::lower_bound(rows.begin(), rows.end(), *line, [](const EventRow& r, std::uint64_t l) { return r.line < l; });
+  return it != rows.end() && it->line == *line ? static_cast<std::uint32_t>(it - rows.begin()) : kNone;
 }
 
 std::uint32_t RunModel::Builder::kind_id(std::string_view msg) {

@@ -3,6 +3,7 @@
 // for their receipt, allocations waiting for their end) it keeps here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,7 +31,9 @@ struct MessageKeyHash {
 class RunModel::Builder {
  public:
   Builder(RunModel& m, RunInfo info);
-  void add(const log::EventView& e, std::uint64_t offset, std::uint64_t line);
+  // `send_line`: the line of the send a short recv was rebuilt from (LogReader::send_line()).
+  void add(const log::EventView& e, std::uint64_t offset, std::uint64_t line,
+           std::optional<std::uint64_t> send_line = std::nullopt);
 
  private:
   std::uint32_t party(std::string_view name);
@@ -55,6 +58,7 @@ class RunModel::Builder {
   RunModel& m_;
   RunInfo info_;
   std::uint32_t kind_id(std::string_view msg);
+  std::uint32_t row_of_line(std::optional<std::uint64_t> line) const;
   // Sends not yet received, oldest first: nearly always one per key.
   std::unordered_map<MessageKey, std::vector<std::uint32_t>, MessageKeyHash> unreceived_;
   NameIndex kinds_;

@@ -29,7 +29,7 @@ RunModel::~RunModel() = default;
 
 void RunModel::ingest() {
   while (const auto* e = reader_->next()) {
-    builder_->add(*e, reader_->offset(), reader_->line());
+    builder_->add(*e, reader_->offset(), reader_->line(), reader_->send_line());
     take_snapshot_if_due();
   }
   groups_ = group_nodes(nodes_);
@@ -45,7 +45,7 @@ std::size_t RunModel::read_more() {
   const auto before = events_.size();
   const auto nodes_before = nodes_.size();
   while (const auto* e = reader_->next()) {
-    builder_->add(*e, reader_->offset(), reader_->line());
+    builder_->add(*e, reader_->offset(), reader_->line(), reader_->send_line());
     take_snapshot_if_due();
   }
   if (nodes_.size() != nodes_before) groups_ = group_nodes(nodes_);
@@ -94,13 +94,22 @@ MachineState RunModel::machine_after(std::size_t count) const {
   return m;
 }
 
-std::string RunModel::line_text(std::size_t i) const {
-  if (i >= events_.size()) return {};
-  std::ifstream in(log_path_, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(events_[i].offset));
+namespace {
+std::string line_at(const std::string& path, std::uint64_t offset) {
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
   std::string line;
   std::getline(in, line);
   return line;
+}
+}  // namespace
+
+std::string RunModel::line_text(std::size_t i) const {
+  if (i >= events_.size()) return {};
+  std::string line = line_at(log_path_, events_[i].offset);
+  if (events_[i].send == kNone) return line;
+  // A short recv (version 3): whole again from its send's line, as the reader delivered it.
+  return log::whole_recv(line, line_at(log_path_, events_[events_[i].send].offset)).value_or(line);
 }
 
 }  // namespace pmixflow::view

@@ -13,7 +13,10 @@ namespace pmixflow::log {
 
 inline constexpr std::string_view kFormat = "pmixflow-events";
 // 2: the catalogue (one meaning per key), the closing line, the scheduler's accounting events.
-inline constexpr int kVersion = 2;
+// 3: a recv whose content is its send's is written short (`from` and `id`; InFlight).
+inline constexpr int kVersion = 3;
+// The oldest version the reader still reads.
+inline constexpr int kOldestVersion = 2;
 
 enum class FieldType : std::uint8_t { String, UInt, Int, Number, Bool, Status, Info, Apps, Json };
 std::string_view field_type_name(FieldType type);  // "string", "uint", ...

@@ -3,6 +3,10 @@
 // handed over as an EventView. A line that cannot be read - malformed, of the wrong types, or
 // cut short because the run was stopped while writing it - ends the reading: problem() names
 // the file, the line and the field, and everything before it has been delivered.
+//
+// Versions 2 and 3 are read alike: a short recv of a version 3 log (its content left to its
+// send, InFlight) is delivered whole, as version 2 wrote it, rebuilt from the send line the
+// reader remembers until its receipt.
 #pragma once
 
 #include <array>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "pmixflow/log/header.hpp"
+#include "pmixflow/log/in_flight.hpp"
 #include "pmixflow/log/json_scan.hpp"
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/log/sink.hpp"
@@ -48,8 +53,12 @@ class LogReader {
   // The next event of a kind asked for, the closing line included; nullptr once there is none
   // (then complete() or problem() says why). The view lives until the next call.
   const EventView* next();
-  // The text of the line of the last event delivered, without its newline.
+  // The text of the line of the last event delivered, without its newline; a short recv's
+  // as written whole (as version 2 has it).
   std::string_view text() const { return text_; }
+
+  // The line of the send a short recv was rebuilt from, when the last event delivered is one.
+  std::optional<std::uint64_t> send_line() const { return send_line_; }
 
   // Following: the end of what has been written so far was reached; call next() again later.
   bool waiting() const { return waiting_; }
@@ -72,6 +81,12 @@ class LogReader {
   bool stop(const std::string& field, const std::string& what);
   bool wait_for_more();
   std::optional<EventKind> kind_of_line(std::string_view line) const;
+  bool check_fields(EventKind kind, const detail::Member* t, const detail::Member* who);
+  bool tracks_sends() const;
+  bool skipped(EventKind kind) const;
+  enum class Hop { Whole, Rebuilt, Skipped, Failed };
+  Hop recv_line(std::string_view line, const detail::Member& t, const detail::Member& who);
+  void remember_send(std::string_view line, const detail::Member& who);
 
   std::string path_;
   ReadOptions options_;
@@ -104,7 +119,15 @@ class LogReader {
   std::array<FieldValue, kMaxFields> values_{};
   std::vector<detail::Member> members_;
   std::deque<std::string> decoded_;
+  // Version 3: the sends not yet received, and the last short recv rebuilt.
+  InFlight in_flight_;
+  std::string rebuilt_;
+  std::optional<std::uint64_t> send_line_;
 };
+
+// A recv line as version 2 wrote it: `recv` itself when it is whole, else made whole from the
+// line of its send (LogReader::send_line()); nothing when either is not such a line.
+std::optional<std::string> whole_recv(std::string_view recv, std::string_view send);
 
 // The log of a run: PATH itself, or in a run directory its events.jsonl, else its
 // events.jsonl.gz (`--gzip-events`); events.jsonl when it has neither, for the error to name.

@@ -14,6 +14,7 @@
 
 #include "pmixflow/log/catalogue.hpp"
 #include "pmixflow/log/header.hpp"
+#include "pmixflow/log/in_flight.hpp"
 #include "pmixflow/log/record.hpp"
 
 namespace pmixflow::log {
@@ -41,6 +42,8 @@ class EventSink {
 // the last newline. A path ending in ".gz" is written gzip-compressed (it cannot be followed;
 // every reader of the project opens it as it is). A write that fails stops the sink (see
 // failure()); it never throws from event(), which runs inside the roles.
+// It writes the current version: a recv whose content is its send's is written short
+// (InFlight), when the sink writes both kinds.
 class LineSink final : public EventSink {
  public:
   explicit LineSink(std::string path, KindSet kinds = all_kinds_set(),
@@ -63,8 +66,15 @@ class LineSink final : public EventSink {
   void flush();
   void close_gz();
   void write_out(const char* data, std::size_t size);
+  std::string_view time_text(double t);
+  void render_send(const EventView& e, std::string_view t);
+  void render_recv(const EventView& e, std::string_view t);
   std::string path_;
   KindSet kinds_;
+  bool short_recv_ = false;  // it writes sends and recvs: a recv may stand on its send
+  InFlight in_flight_;
+  std::uint64_t last_t_ = 0;  // the bits of the last time written
+  std::string time_text_;     // that time, as written
   int fd_ = -1;
   bool owns_fd_ = false;
   void* gz_ = nullptr;  // zlib's gzFile, when compressing

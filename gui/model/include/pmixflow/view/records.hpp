@@ -36,6 +36,7 @@ struct EventRow {
   std::uint32_t request = kNone;  // the request (corr) it serves
   std::uint32_t session = kNone;  // the session it names (its `session` field)
   log::EventKind kind = log::EventKind::LogEnd;
+  std::uint32_t send = kNone;  // a short recv (version 3): the event of the send it was rebuilt from
 };
 
 struct NodeRecord {
