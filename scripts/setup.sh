@@ -17,6 +17,7 @@ packages=(
   ninja-build
   pkg-config
   libsimgrid-dev
+  libjemalloc-dev
   libhwloc-dev
   hwloc
   nlohmann-json3-dev
