@@ -25,7 +25,24 @@ bool Jobs::map(Job& job, const SlotList& slots) {
     ++job.placement.back().second;
     ++used;
   }
+  job.by_node = job.placement;
+  std::sort(job.by_node.begin(), job.by_node.end());
+  // A node the slots named twice apart holds the ranks of both runs.
+  auto last = job.by_node.begin();
+  for (auto i = job.by_node.begin(); i != job.by_node.end(); ++i) {
+    if (i != last && i->first == last->first)
+      last->second += i->second;
+    else if (i != last)
+      *++last = *i;
+  }
+  if (!job.by_node.empty()) job.by_node.erase(last + 1, job.by_node.end());
   return true;
+}
+
+std::uint32_t Job::procs_on(NodeId n) const {
+  const auto it = std::lower_bound(by_node.begin(), by_node.end(), n,
+                                   [](const std::pair<NodeId, std::uint32_t>& e, NodeId v) { return e.first < v; });
+  return it != by_node.end() && it->first == n ? it->second : 0;
 }
 
 Job& Jobs::add(Job job) {
@@ -45,9 +62,7 @@ std::uint32_t Jobs::session_of(const Proc& p) const {
 
 std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) const {
   std::uint32_t used = 0;
-  for (const auto& ns : nspaces)
-    for (const auto& [jn, procs] : jobs_.at(ns).placement)
-      if (jn == n) used += procs;
+  for (const auto& ns : nspaces) used += jobs_.at(ns).procs_on(n);
   return used;
 }
 
@@ -122,8 +137,7 @@ void Jobs::on_started(const ProcsStarted& m) {
     }
     return on_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
   }
-  for (const auto& [n, procs] : job.placement)
-    if (n == m.node) dvm_.add_procs(n, procs);
+  if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.add_procs(m.node, procs);
   job.running_on.insert(m.node);
   dvm_.log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
@@ -138,8 +152,7 @@ void Jobs::on_ended(const ProcsEnded& m) {
   Job& job = *found;
   // Only ranks that really started held slots there (a dead node holds none any more).
   if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
-    for (const auto& [n, procs] : job.placement)
-      if (n == m.node) dvm_.remove_procs(n, procs);
+    if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.remove_procs(m.node, procs);
   if (m.node < cluster_.size()) dvm_.log_node(m.node);
   // The job's status is the first failure any of its daemons reports.
   if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;

@@ -25,6 +25,10 @@ struct Job {
   std::uint32_t session = 0;  // 0: launched into the DVM's general pool
   std::vector<App> apps;
   SlotList placement;  // node, procs
+  // The same by node (ascending, each node once): a daemon's report finds the ranks of its
+  // node without a walk over every node of the job (a job on k nodes hears k reports).
+  SlotList by_node;
+  std::uint32_t procs_on(NodeId n) const;
   JobState state = JobState::Fenced;
   std::uint32_t started = 0;
   std::uint32_t ended = 0;
