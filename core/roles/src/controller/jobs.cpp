@@ -25,17 +25,15 @@ bool Jobs::map(Job& job, const SlotList& slots) {
     ++job.placement.back().second;
     ++used;
   }
-  job.by_node = job.placement;
-  std::sort(job.by_node.begin(), job.by_node.end());
-  // A node the slots named twice apart holds the ranks of both runs.
-  auto last = job.by_node.begin();
-  for (auto i = job.by_node.begin(); i != job.by_node.end(); ++i) {
-    if (i != last && i->first == last->first)
-      last->second += i->second;
-    else if (i != last)
-      *++last = *i;
+  SlotList sorted = job.placement;
+  std::sort(sorted.begin(), sorted.end());
+  job.by_node.clear();
+  for (const auto& [n, k] : sorted) {
+    if (!job.by_node.empty() && job.by_node.back().first == n)
+      job.by_node.back().second += k;  // a node the slots named twice apart holds the ranks of both runs
+    else
+      job.by_node.emplace_back(n, k);
   }
-  if (!job.by_node.empty()) job.by_node.erase(last + 1, job.by_node.end());
   return true;
 }
 
