@@ -1,6 +1,7 @@
 #include "pmixflow/results/outcomes.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "pmixflow/vocab/json_text.hpp"
@@ -78,12 +79,19 @@ void csv_field(std::string& out, const std::string& s) {
 
 }  // namespace
 
-std::string jobs_csv(const std::vector<JobOutcome>& jobs) {
+void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<void(std::string_view)>& write) {
+  // Handed on in blocks of about this many bytes: a trace of a million jobs is never one string.
+  constexpr std::size_t kBlock = 1 << 20;
   std::string out =
       "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
       "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
       "allocated_resources,consumed_energy,metadata\n";
+  out.reserve(kBlock + 4096);
   for (const auto& j : jobs) {
+    if (out.size() >= kBlock) {
+      write(out);
+      out.clear();
+    }
     csv_field(out, j.job_id);
     out += ',';
     csv_field(out, j.workload);
@@ -122,7 +130,13 @@ std::string jobs_csv(const std::vector<JobOutcome>& jobs) {
     }
     out += '\n';
   }
-  return out;
+  write(out);
+}
+
+std::string jobs_csv(const std::vector<JobOutcome>& jobs) {
+  std::string whole;
+  write_jobs_csv(jobs, [&whole](std::string_view block) { whole += block; });
+  return whole;
 }
 
 }  // namespace pmixflow

@@ -46,7 +46,7 @@ void ReportBuilder::end(const log::EventView& closing) {
 Report ReportBuilder::report() const {
   if (!run_) throw std::logic_error("ReportBuilder::report() before the log's header");
   const RunInfo& run = *run_;
-  const std::vector<JobOutcome> outcomes = job_outcomes(run, calls_, scheduler_);
+  std::vector<JobOutcome> outcomes = job_outcomes(run, calls_, scheduler_);
   const Metrics metrics = compute_metrics(outcomes, run.total_slots());
   std::optional<RecordedComparison> recorded;
   if (run.compare_recorded) recorded = compare_with_recording(outcomes, recorded_waits(run, calls_));
@@ -62,13 +62,13 @@ Report ReportBuilder::report() const {
   const report_detail::Pieces pieces{run,          calls_,  scheduler_, end, metrics, failures_.figures(),
                                      expectations, recorded};
   Report r;
-  r.jobs_csv = jobs_csv(outcomes);
   // The inputs' file names need not be UTF-8 (Linux does not ask it): written as dump_utf8
   // writes them, never thrown on.
   r.summary_json = dump_utf8(report_detail::summary(pieces), 2) + "\n";
   if (run.compare_recorded) r.recorded_csv = recorded ? recorded->csv : "job_id,simulated_wait,recorded_wait\n";
   r.text = report_detail::summary_text(pieces);
   r.failures_text = report_detail::failures_text(expectations, run.scenario);
+  r.jobs = std::move(outcomes);
   r.expectations_held = expectations.failures.empty();
   r.whole = closing_.has_value();
   return r;
@@ -100,7 +100,7 @@ std::string write_report(const Report& report, const std::string& dir) {
   OutputFile summary(dir + "/summary.json");
   summary.write(report.summary_json);
   OutputFile jobs(dir + "/jobs.csv");
-  jobs.write(report.jobs_csv);
+  write_jobs_csv(report.jobs, [&jobs](std::string_view block) { jobs.write(block); });
   std::optional<OutputFile> recorded;
   if (report.recorded_csv) {
     recorded.emplace(dir + "/recorded.csv");

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmixflow/vocab/vocab.hpp"
@@ -72,7 +74,9 @@ struct Metrics {
 
 Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resources);
 
-// jobs.csv, Batsim's columns in Batsim's order.
+// jobs.csv, Batsim's columns in Batsim's order, handed to `write` a block at a time (a trace of
+// a million jobs is never one string in memory); jobs_csv gives it whole.
+void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<void(std::string_view)>& write);
 std::string jobs_csv(const std::vector<JobOutcome>& jobs);
 
 }  // namespace pmixflow

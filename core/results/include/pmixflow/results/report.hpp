@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +14,13 @@
 #include "pmixflow/results/assertion_check.hpp"
 #include "pmixflow/results/failures.hpp"
 #include "pmixflow/results/ledger.hpp"
+#include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/results/run_info.hpp"
 
 namespace pmixflow {
 
 struct Report {
-  std::string jobs_csv;
+  std::vector<JobOutcome> jobs;  // jobs.csv's rows (write_report writes them a block at a time)
   std::string summary_json;
   std::optional<std::string> recorded_csv;  // when the run compared with the recording
   // For people: the run, its calls or its metrics, and the expectations; then, apart, one

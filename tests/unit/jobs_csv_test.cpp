@@ -1,0 +1,58 @@
+// jobs.csv is handed to its file a block at a time, so that a trace of a million jobs is never
+// one string in memory; the blocks put together are the file, row for row.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "pmixflow/results/outcomes.hpp"
+
+namespace pmixflow::test::jobs_csv_tests {
+namespace {
+
+std::vector<JobOutcome> ran_jobs(std::size_t n) {
+  std::vector<JobOutcome> jobs;
+  for (std::size_t i = 0; i < n; ++i) {
+    JobOutcome j;
+    j.job_id = std::to_string(i + 1);
+    j.workload = "w";
+    j.profile = "reservation";
+    j.submitted = static_cast<double>(i);
+    j.requested = 8;
+    j.started = static_cast<double>(i) + 0.5;
+    j.finished = static_cast<double>(i) + 60.5;
+    j.final_state = "COMPLETED_SUCCESSFULLY";
+    j.allocated = "0-7";
+    j.allocated_count = 8;
+    jobs.push_back(j);
+  }
+  return jobs;
+}
+
+TEST(JobsCsv, ALargeRunIsWrittenInBlocksThatMakeUpTheWholeFile) {
+  const auto jobs = ran_jobs(40000);  // several MB of rows
+  std::vector<std::size_t> sizes;
+  std::string joined;
+  write_jobs_csv(jobs, [&](std::string_view block) {
+    sizes.push_back(block.size());
+    joined += block;
+  });
+  EXPECT_GT(sizes.size(), 2u);
+  for (const std::size_t s : sizes) EXPECT_LT(s, (1u << 20) + 4096);
+  EXPECT_EQ(joined, jobs_csv(jobs));
+  std::istringstream rows(joined);
+  std::string line;
+  std::size_t count = 0;
+  while (std::getline(rows, line)) ++count;
+  EXPECT_EQ(count, jobs.size() + 1);  // the header, then one row per job
+}
+
+TEST(JobsCsv, ASmallRunIsOneBlockWithItsHeader) {
+  std::vector<std::string> blocks;
+  write_jobs_csv(ran_jobs(2), [&](std::string_view block) { blocks.emplace_back(block); });
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].rfind("job_id,workload_name,profile,", 0), 0u);
+  EXPECT_NE(blocks[0].find("\n2,w,reservation,1,8,0,1,COMPLETED_SUCCESSFULLY,1.5,60,61.5,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pmixflow::test::jobs_csv_tests
