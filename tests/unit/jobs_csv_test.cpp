@@ -28,22 +28,28 @@ std::vector<JobOutcome> ran_jobs(std::size_t n) {
   return jobs;
 }
 
-TEST(JobsCsv, ALargeRunIsWrittenInBlocksThatMakeUpTheWholeFile) {
+TEST(JobsCsv, ALargeRunIsWrittenInBlocksOfWholeRowsThatMakeUpTheWholeFile) {
   const auto jobs = ran_jobs(40000);  // several MB of rows
-  std::vector<std::size_t> sizes;
+  std::vector<std::string> blocks;
+  write_jobs_csv(jobs, [&](std::string_view block) { blocks.emplace_back(block); });
+  EXPECT_GT(blocks.size(), 2u);
   std::string joined;
-  write_jobs_csv(jobs, [&](std::string_view block) {
-    sizes.push_back(block.size());
-    joined += block;
-  });
-  EXPECT_GT(sizes.size(), 2u);
-  for (const std::size_t s : sizes) EXPECT_LT(s, (1u << 20) + 4096);
-  EXPECT_EQ(joined, jobs_csv(jobs));
+  for (const auto& b : blocks) {
+    EXPECT_LT(b.size(), (1u << 20) + 4096);
+    ASSERT_FALSE(b.empty());
+    EXPECT_EQ(b.back(), '\n');  // a row is never cut between two blocks
+    joined += b;
+  }
   std::istringstream rows(joined);
   std::string line;
-  std::size_t count = 0;
-  while (std::getline(rows, line)) ++count;
-  EXPECT_EQ(count, jobs.size() + 1);  // the header, then one row per job
+  ASSERT_TRUE(std::getline(rows, line));
+  EXPECT_EQ(line.rfind("job_id,workload_name,", 0), 0u);
+  std::size_t id = 0;
+  while (std::getline(rows, line)) {
+    ++id;
+    ASSERT_EQ(line.rfind(std::to_string(id) + ",w,reservation,", 0), 0u) << "row " << id << ": " << line;
+  }
+  EXPECT_EQ(id, jobs.size());  // every job once, in order
 }
 
 TEST(JobsCsv, ASmallRunIsOneBlockWithItsHeader) {

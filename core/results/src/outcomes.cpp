@@ -133,10 +133,4 @@ void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<voi
   write(out);
 }
 
-std::string jobs_csv(const std::vector<JobOutcome>& jobs) {
-  std::string whole;
-  write_jobs_csv(jobs, [&whole](std::string_view block) { whole += block; });
-  return whole;
-}
-
 }  // namespace pmixflow

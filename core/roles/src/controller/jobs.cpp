@@ -38,8 +38,7 @@ bool Jobs::map(Job& job, const SlotList& slots) {
 }
 
 std::uint32_t Job::procs_on(NodeId n) const {
-  const auto it = std::lower_bound(by_node.begin(), by_node.end(), n,
-                                   [](const std::pair<NodeId, std::uint32_t>& e, NodeId v) { return e.first < v; });
+  const auto it = std::lower_bound(by_node.begin(), by_node.end(), std::pair<NodeId, std::uint32_t>{n, 0});
   return it != by_node.end() && it->first == n ? it->second : 0;
 }
 

@@ -74,9 +74,8 @@ struct Metrics {
 
 Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resources);
 
-// jobs.csv, Batsim's columns in Batsim's order, handed to `write` a block at a time (a trace of
-// a million jobs is never one string in memory); jobs_csv gives it whole.
+// jobs.csv, Batsim's columns in Batsim's order, handed to `write` a block of whole rows at a
+// time: a trace of a million jobs is never one string in memory.
 void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<void(std::string_view)>& write);
-std::string jobs_csv(const std::vector<JobOutcome>& jobs);
 
 }  // namespace pmixflow
