@@ -21,6 +21,7 @@
 #include "pmixflow/trace/deployment.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "progress.hpp"
+#include "release_memory.hpp"
 
 namespace pmixflow::sim {
 namespace {
@@ -91,21 +92,29 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   RunOutputs outputs(in.outputs,
                      describe_run("sim", workload, in, machine.cluster(),
                                   {machine.hosts().description, machine.shape().source, machine.shape().slots}));
-  World world(machine.cluster(), machine.hosts(), world_options(knobs, in.seed), &outputs.log());
-  place(world, deployment, machine, workload.policy, knobs, in.seed);
+  auto world =
+      std::make_unique<World>(machine.cluster(), machine.hosts(), world_options(knobs, in.seed), &outputs.log());
+  place(*world, deployment, machine, workload.policy, knobs, in.seed);
   double wall = 0;
   {
-    const Progress progress(world, machine.hosts().login, deployment.last_call, in.outputs.quiet);
-    world.run();
+    const Progress progress(*world, machine.hosts().login, deployment.last_call, in.outputs.quiet);
+    world->run();
     wall = progress.wall();
   }
-  if (const auto& failed = world.failure()) {
+  if (const auto& failed = world->failure()) {
     std::ostringstream where;
     where << "at t=" << failed->at << " s in " << failed->party << ": ";
     if (failed->policy) throw PolicyError(workload.policy, where.str() + failed->what);
     throw InternalError(where.str() + failed->what);
   }
-  return outputs.finish(world.stats().end_time, stats(world, wall), out, err, world.stats().stalled);
+  const double end_time = world->stats().end_time;
+  const nlohmann::json run_stats = stats(*world, wall);
+  const std::string stalled = world->stats().stalled;
+  // The parties (their connections, their roles' state) go before the outputs are made: a
+  // large replay's report then takes the memory they held rather than adding to it.
+  world.reset();
+  release_free_memory();
+  return outputs.finish(end_time, run_stats, out, err, stalled);
 }
 
 }  // namespace pmixflow::sim

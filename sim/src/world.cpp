@@ -69,18 +69,18 @@ void World::break_connections(Party& p, const Party* told_already) {
   // `p` sent to, whichever way the connection was opened. A requestor that exits with a call
   // in flight is seen by its server even if nothing was ever sent back to it.
   std::vector<Address> peers;
-  for (Incoming* conn : p.incoming_from.in_order()) {
+  for (auto [from, conn] : p.incoming_from.in_order()) {
     if (!conn->peer) continue;
     conn->peer = false;
-    peers.push_back(conn->from);
+    peers.push_back(from);
   }
   // Sent to, even if not yet received: the notice follows what was sent on that connection,
   // as a closed socket's end-of-file follows its last data.
-  for (Party::Outgoing* out : p.outgoing.in_order()) {
-    Party* dest = find(out->to);
+  for (auto [to, out] : p.outgoing.in_order()) {
+    Party* dest = find(to);
     if (!dest || out->incarnation != dest->incarnation || out->next == 0) continue;
     if (Incoming* back = dest->incoming_from.find(p.address)) back->peer = false;
-    peers.push_back(out->to);
+    peers.push_back(to);
   }
   std::sort(peers.begin(), peers.end());
   peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
@@ -241,18 +241,23 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
   // Only accept() adds connections and only go_up() drops them, neither while a role handles
   // a message: `conn` stays valid through deliver().
   auto& conn = p.incoming_from[env->from];
-  if (conn.incarnation != env->from_incarnation) conn = Incoming{env->from_incarnation, 0, {}, conn.peer, conn.from};
+  if (conn.incarnation != env->from_incarnation) {  // the sender's new life: a new connection
+    conn.incarnation = env->from_incarnation;
+    conn.next = 0;
+    conn.early.reset();
+  }
   if (env->seq != conn.next) {
-    conn.early.emplace(env->seq, std::move(env));  // its predecessors are still on their way
+    if (!conn.early) conn.early = std::make_unique<Incoming::Early>();
+    conn.early->emplace(env->seq, std::move(env));  // its predecessors are still on their way
     return;
   }
   deliver(p, conn, std::move(env));
   // Whatever was waiting for this one follows, in order.
-  while (p.up && !conn.early.empty()) {
-    auto next = conn.early.find(conn.next);
-    if (next == conn.early.end()) break;
+  while (p.up && conn.early && !conn.early->empty()) {
+    auto next = conn.early->find(conn.next);
+    if (next == conn.early->end()) break;
     auto ready = std::move(next->second);
-    conn.early.erase(next);
+    conn.early->erase(next);
     deliver(p, conn, std::move(ready));
   }
 }
@@ -272,7 +277,6 @@ void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   }
   log_recv(p, env->from, env->msg);
   conn.peer = true;
-  conn.from = env->from;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
   contain(p, [&] { p.role->handle(env->from, std::move(env->msg)); });
   if (shutdown) {
@@ -343,12 +347,13 @@ void World::go_up(Party& p) {
 void World::refuse_early(Party& p) {
   // Messages held back for order whose predecessors will now never be delivered: refused,
   // like everything else that reaches a party that has gone.
-  for (Incoming* conn : p.incoming_from.in_order()) {
-    for (auto& [seq, env] : conn->early) {
+  for (auto [from, conn] : p.incoming_from.in_order()) {
+    if (!conn->early) continue;
+    for (auto& [seq, env] : *conn->early) {
       bounce(p, env->from, env->msg);
       work_done();
     }
-    conn->early.clear();
+    conn->early.reset();
   }
 }
 
@@ -383,7 +388,7 @@ void World::send(Party& from, Address to, Message&& msg) {
   work_added();
   auto& conn = from.outgoing[to];
   // `to` also on a fresh entry for a receiver still at incarnation 0 (a daemon starting).
-  if (conn.incarnation != dest->incarnation || conn.next == 0) conn = Party::Outgoing{dest->incarnation, 0, to};
+  if (conn.incarnation != dest->incarnation || conn.next == 0) conn = Party::Outgoing{dest->incarnation, 0};
   auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
   ++dest->on_its_way;
   if (dest->transient) wake(*dest);

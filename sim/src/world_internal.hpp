@@ -123,11 +123,14 @@ class PartyEnv final : public Env {
 
 // One connection into a party, from one sender.
 struct World::Incoming {
-  std::uint32_t incarnation = 0;  // of the sender
+  using Early = std::map<std::uint64_t, std::unique_ptr<Envelope>>;
   std::uint64_t next = 0;
-  std::map<std::uint64_t, std::unique_ptr<Envelope>> early;  // arrived ahead of their turn
-  bool peer = false;  // a message of it was delivered: the connection breaks when we go down
-  Address from;       // the sender, once `peer`
+  // Arrived ahead of their turn. Made only when one does: a daemon holds a connection from
+  // every requestor that submits through it (a replay: nodes x users of them), and most never
+  // see a message out of order.
+  std::unique_ptr<Early> early;
+  std::uint32_t incarnation = 0;  // of the sender
+  bool peer = false;              // a message of it was delivered: the connection breaks when we go down
 };
 
 struct World::Party {
@@ -151,7 +154,6 @@ struct World::Party {
   struct Outgoing {
     std::uint32_t incarnation = 0;  // of the receiver when the connection was made
     std::uint64_t next = 0;
-    Address to;
   };
   ConnectionTable<Outgoing> outgoing;
   ConnectionTable<Incoming> incoming_from;
