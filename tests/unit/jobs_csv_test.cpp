@@ -9,12 +9,11 @@
 namespace pmixflow::test::jobs_csv_tests {
 namespace {
 
-std::vector<JobOutcome> ran_jobs(std::size_t n) {
-  std::vector<JobOutcome> jobs;
+JobOutcomes ran_jobs(std::size_t n) {
+  JobOutcomes jobs;
   for (std::size_t i = 0; i < n; ++i) {
     JobOutcome j;
     j.job_id = std::to_string(i + 1);
-    j.workload = "w";
     j.profile = "reservation";
     j.submitted = static_cast<double>(i);
     j.requested = 8;
@@ -31,7 +30,7 @@ std::vector<JobOutcome> ran_jobs(std::size_t n) {
 TEST(JobsCsv, ALargeRunIsWrittenInBlocksOfWholeRowsThatMakeUpTheWholeFile) {
   const auto jobs = ran_jobs(40000);  // several MB of rows
   std::vector<std::string> blocks;
-  write_jobs_csv(jobs, [&](std::string_view block) { blocks.emplace_back(block); });
+  write_jobs_csv(jobs, "w", [&](std::string_view block) { blocks.emplace_back(block); });
   EXPECT_GT(blocks.size(), 2u);
   std::string joined;
   for (const auto& b : blocks) {
@@ -54,7 +53,7 @@ TEST(JobsCsv, ALargeRunIsWrittenInBlocksOfWholeRowsThatMakeUpTheWholeFile) {
 
 TEST(JobsCsv, ASmallRunIsOneBlockWithItsHeader) {
   std::vector<std::string> blocks;
-  write_jobs_csv(ran_jobs(2), [&](std::string_view block) { blocks.emplace_back(block); });
+  write_jobs_csv(ran_jobs(2), "w", [&](std::string_view block) { blocks.emplace_back(block); });
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0].rfind("job_id,workload_name,profile,", 0), 0u);
   EXPECT_NE(blocks[0].find("\n2,w,reservation,1,8,0,1,COMPLETED_SUCCESSFULLY,1.5,60,61.5,"), std::string::npos);

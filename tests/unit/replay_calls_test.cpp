@@ -106,7 +106,7 @@ TEST_F(ReplayCallsTest, ARequestorPlacesTheCallsItIsGivenAsJobsAndTheLogSaysWhat
   EXPECT_EQ(c.asked.cpus, 8u);
   EXPECT_EQ(c.asked.profile, "sleep");
   EXPECT_FALSE(c.recorded_wait);  // field 3 is -1: the trace does not say
-  EXPECT_NE(c.info.find("pmix.alloc.time"), std::string::npos) << c.info;
+  EXPECT_NE(c.info().find("pmix.alloc.time"), std::string::npos) << c.info();
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ class RequestorTest : public ::testing::Test {
   const CallRecord& call(std::size_t i) const { return calls.at(i); }
   std::size_t placed() const { return calls.ledger.calls().size(); }
   // An answer's info as the log holds it.
-  static nlohmann::json info_of(const CallRecord& c) { return nlohmann::json::parse(c.answer_info); }
+  static nlohmann::json info_of(const CallRecord& c) { return nlohmann::json::parse(c.answer_info()); }
 
   FakeEnv env{Address::requestor(7)};
   test::CallsSink calls;
@@ -104,7 +104,7 @@ TEST_F(RequestorTest, CallsGoOutAtTheirPlannedTimesNotBefore) {
   EXPECT_EQ(call(2).what, "PMIX_ALLOC_RELEASE");
   EXPECT_EQ(call(1).via, "controller");
   EXPECT_EQ(call(1).directive, "PMIX_ALLOC_NEW");
-  EXPECT_EQ(call(1).info, R"([["pmix.alloc.ncpus",4]])");               // what it asked, in the log
+  EXPECT_EQ(call(1).info(), R"([["pmix.alloc.ncpus",4]])");               // what it asked, in the log
   for (const auto& c : calls.ledger.calls()) EXPECT_FALSE(c.answered);  // nothing answered yet
 }
 
@@ -122,8 +122,8 @@ TEST_F(RequestorTest, WithoutDetailTheLedgerKeepsWhatACallAskedButNotItsInfo) {
   InfoList info;
   info.add(key::ALLOC_ID, std::string("alloc-1"));
   r.handle(Address::scheduler(), AllocResponse{id, Status::Success, info, "job1"});
-  EXPECT_TRUE(call(0).info.empty());
-  EXPECT_EQ(call(0).answer_info, "[]");
+  EXPECT_TRUE(call(0).info().empty());
+  EXPECT_EQ(call(0).answer_info(), "[]");
   EXPECT_EQ(call(0).asked.cpus, 4u);
   EXPECT_EQ(call(0).asked.profile, "sleep");
   EXPECT_EQ(call(0).status, Status::Success);
@@ -158,7 +158,7 @@ TEST_F(RequestorTest, AnswersAreRecordedWithStatusAndLatency) {
   EXPECT_EQ(call(0).corr, "t#1");
   EXPECT_EQ(call(0).status, Status::ErrOutOfResource);
   // An error comes to the caller without info, as the PMIx client library hands it.
-  EXPECT_EQ(call(0).answer_info, "[]");
+  EXPECT_EQ(call(0).answer_info(), "[]");
   EXPECT_DOUBLE_EQ(*call(0).answered - call(0).sent, 2.5);
   EXPECT_EQ(call(1).corr, "t#2");
   EXPECT_EQ(call(1).status, Status::Success);
@@ -266,7 +266,7 @@ TEST_F(RequestorTest, ASpawnAnswerRecordsTheNspace) {
   const CallRecord& res = call(0);
   EXPECT_EQ(res.status, Status::Success);
   EXPECT_DOUBLE_EQ(*res.answered - res.sent, 2.5);
-  EXPECT_EQ(res.answer_info, R"([["pmix.alloc.id","alloc-4"],["pmix.session.id",4],["pmix.nspace","job-4.1"]])");
+  EXPECT_EQ(res.answer_info(), R"([["pmix.alloc.id","alloc-4"],["pmix.session.id",4],["pmix.nspace","job-4.1"]])");
   EXPECT_EQ(env.count_events("answer", {"\"job-4.1\"", "\"latency\":2.5"}), 1u);
   // Answered once.
   r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
@@ -280,7 +280,7 @@ TEST_F(RequestorTest, AFailedSpawnHasNoNspace) {
   const std::uint64_t id = message_id(env.take_sent().at(0).msg);
   r.handle(Address::controller(), SpawnResponse{id, Status::ErrJobAllocFailed, "", {}, "t#1"});
   EXPECT_EQ(call(0).status, Status::ErrJobAllocFailed);
-  EXPECT_EQ(call(0).answer_info, "[]");  // no nspace
+  EXPECT_EQ(call(0).answer_info(), "[]");  // no nspace
   EXPECT_DOUBLE_EQ(*call(0).answered, 0.0);
 }
 
@@ -291,7 +291,7 @@ TEST_F(RequestorTest, ASpawnThroughALostEntryPointFails) {
   env.take_sent();
   r.handle(Address::daemon(3), PeerLost{Address::daemon(3)});
   EXPECT_EQ(call(0).status, Status::ErrUnreach);
-  EXPECT_EQ(call(0).answer_info, "[]");
+  EXPECT_EQ(call(0).answer_info(), "[]");
 }
 
 TEST(DescribeCall, NamesTheDirectiveOrTheSessionOperations) {

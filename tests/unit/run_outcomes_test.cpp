@@ -18,8 +18,7 @@ JobOutcome outcome(const std::string& id, double submitted, double started) {
 TEST(RecordedComparison, WaitsAreComparedJobByJob) {
   const std::map<std::string, double> trace{{"1", 100}, {"2", 0}, {"3", 50}, {"4", -1}};
   // Job 3 never started and job 4 has no recorded wait: neither is compared.
-  const std::vector<JobOutcome> run = {outcome("1", 0, 100), outcome("2", 10, 710), outcome("3", 20, -1),
-                                       outcome("4", 30, 40)};
+  const JobOutcomes run = {outcome("1", 0, 100), outcome("2", 10, 710), outcome("3", 20, -1), outcome("4", 30, 40)};
   const auto c = compare_with_recording(run, trace);
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->csv, "job_id,simulated_wait,recorded_wait\n1,100,100\n2,700,0\n");

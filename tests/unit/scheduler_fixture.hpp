@@ -34,7 +34,7 @@ class SchedulerFixture : public ::testing::Test {
   Scheduler sched{env, cluster, make_builtin_policy(PolicyName), config()};
   // The scheduler's accounting as the run's outputs read it from its events.
   test::SchedulerSink accounts;
-  const std::vector<AllocationAccount>& records() const { return accounts.ledger.accounts(); }
+  const StableVector<AllocationAccount>& records() const { return accounts.ledger.accounts(); }
 
   static SchedulerConfig config() {
     SchedulerConfig c;

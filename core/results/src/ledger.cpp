@@ -18,7 +18,7 @@ std::string text(const log::EventView& e, Field f) { return std::string(e.str(f)
 
 }  // namespace
 
-RequestAsked read_asked(std::string_view info_json) {
+RequestAsked read_asked(std::string_view info_json, StringPool& pool) {
   RequestAsked a;
   const auto info = nlohmann::json::parse(info_json, nullptr, false);
   if (!info.is_array()) return a;
@@ -28,7 +28,7 @@ RequestAsked read_asked(std::string_view info_json) {
     const auto& value = item[1];
     if (key == key::SESSION_APP && value.is_array() && !value.empty() && value[0].is_object() &&
         a.profile == "reservation")
-      a.profile = value[0].value("cmd", a.profile);
+      a.profile = pool(value[0].value("cmd", std::string(a.profile)));
     else if (key == key::ALLOC_NUM_CPUS && value.is_number_unsigned() && a.cpus == 0)
       a.cpus = value.get<std::uint64_t>();
     else if (key == key::ALLOC_NUM_NODES && value.is_number_unsigned() && a.nodes == 0)
@@ -43,31 +43,31 @@ void CallLedger::apply(const log::EventView& e) {
   if (e.kind == EventKind::Call) {
     CallRecord c;
     c.corr = text(e, Field::corr);
-    c.requestor = std::string(e.who);
-    c.what = text(e, Field::what);
-    c.via = text(e, Field::via);
-    c.directive = text(e, Field::directive);
+    c.requestor = names_(e.who);
+    c.what = names_(e.str(Field::what).value_or(""));
+    c.via = names_(e.str(Field::via).value_or(""));
+    c.directive = names_(e.str(Field::directive).value_or(""));
     const std::string_view info = e.json(Field::info).value_or("[]");
-    c.asked = read_asked(info);
-    if (detail_) c.info = std::string(info);
+    c.asked = read_asked(info, names_);
+    if (detail_) c.detail = std::make_unique<CallRecord::Detail>(CallRecord::Detail{std::string(info), "[]"});
     c.line = e.uint(Field::line).value_or(0);
     c.expect = e.status(Field::expect);
     c.recorded_wait = e.num(Field::recorded_wait);
     c.sent = e.t;
-    by_corr_[c.corr] = calls_.size();
     waiting_[c.requestor].push_back(calls_.size());
-    calls_.push_back(std::move(c));
+    const CallRecord& kept = calls_.emplace_back(std::move(c));
+    by_corr_[kept.corr] = calls_.size() - 1;
   } else if (e.kind == EventKind::Answer) {
-    const auto it = by_corr_.find(text(e, Field::corr));
+    const auto it = by_corr_.find(e.str(Field::corr).value_or(""));
     if (it == by_corr_.end()) return;
     CallRecord& c = calls_[it->second];
     if (c.answers++ > 0) return;  // the requestor's library takes the first answer only
     c.answered = e.t;
     c.status = e.status(Field::status).value_or(Status::Error);
-    if (detail_) c.answer_info = std::string(e.json(Field::info).value_or("[]"));
+    if (c.detail) c.detail->answer_info = std::string(e.json(Field::info).value_or("[]"));
   } else if (e.kind == EventKind::PartyDown) {
     // Whatever it still waited for, nobody will take now.
-    const auto it = waiting_.find(std::string(e.who));
+    const auto it = waiting_.find(e.who);
     if (it == waiting_.end()) return;
     for (std::size_t i : it->second)
       if (!calls_[i].answered && !calls_[i].caller_gone) calls_[i].caller_gone = e.t;
@@ -76,12 +76,12 @@ void CallLedger::apply(const log::EventView& e) {
 }
 
 const CallRecord* CallLedger::find(std::string_view corr) const {
-  const auto it = by_corr_.find(std::string(corr));
+  const auto it = by_corr_.find(corr);
   return it == by_corr_.end() ? nullptr : &calls_[it->second];
 }
 
 std::vector<const CallRecord*> CallLedger::by_requestor() const {
-  std::map<std::string, std::size_t> first_line;
+  std::map<std::string_view, std::size_t> first_line;
   for (const auto& c : calls_) {
     auto [it, added] = first_line.emplace(c.requestor, c.line);
     if (!added) it->second = std::min(it->second, c.line);
@@ -104,25 +104,37 @@ log::KindSet AllocationLedger::kinds() {
                         EventKind::SchedulerDetached, EventKind::PartyDown});
 }
 
+std::size_t AllocationLedger::index_by_corr(std::string_view corr) const {
+  const auto it = corr_index_.find(corr);
+  return it == corr_index_.end() ? kNone : it->second;
+}
+
+std::size_t AllocationLedger::index_by_alloc(std::string_view alloc) const {
+  const auto it = alloc_index_.find(std::string(alloc));
+  return it == alloc_index_.end() ? kNone : it->second;
+}
+
 AllocationAccount* AllocationLedger::by_corr(std::string_view corr) {
-  const auto it = corr_index_.find(std::string(corr));
-  return it == corr_index_.end() ? nullptr : &accounts_[it->second];
+  const std::size_t i = index_by_corr(corr);
+  return i == kNone ? nullptr : &accounts_[i];
 }
 
 AllocationAccount* AllocationLedger::by_alloc(std::string_view alloc) {
-  const auto it = alloc_index_.find(std::string(alloc));
-  return it == alloc_index_.end() ? nullptr : &accounts_[it->second];
+  const std::size_t i = index_by_alloc(alloc);
+  return i == kNone ? nullptr : &accounts_[i];
 }
 
 const AllocationAccount* AllocationLedger::find(std::string_view corr) const {
-  const auto it = corr_index_.find(std::string(corr));
-  return it == corr_index_.end() ? nullptr : &accounts_[it->second];
+  const std::size_t i = index_by_corr(corr);
+  return i == kNone ? nullptr : &accounts_[i];
 }
 
 AllocationAccount& AllocationLedger::add(AllocationAccount&& a) {
-  corr_index_[a.corr] = accounts_.size();
+  const std::size_t i = accounts_.size();
   rm_.emplace_back();
-  return accounts_.emplace_back(std::move(a));
+  AllocationAccount& added = accounts_.emplace_back(std::move(a));
+  corr_index_[added.corr] = i;
+  return added;
 }
 
 void AllocationLedger::apply(const log::EventView& e) {
@@ -135,7 +147,7 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
     case EventKind::AllocQueued: {
       AllocationAccount a;
       a.corr = text(e, Field::corr);
-      if (detail_) a.requestor = text(e, Field::requestor);
+      if (detail_) a.requestor = names_(e.str(Field::requestor).value_or(""));
       a.submitted = e.t;
       a.cpus = e.uint(Field::cpus).value_or(0);
       a.time_limit = e.num(Field::time_limit).value_or(0);
@@ -146,13 +158,14 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
     case EventKind::AllocGrant: return granted(e);
     case EventKind::AllocInstantiated: return instantiated(e);
     case EventKind::AllocCancelled:
-      if (auto* a = by_corr(text(e, Field::corr))) a->status = Status::ErrJobCanceled;
+      if (auto* a = by_corr(e.str(Field::corr).value_or(""))) a->status = Status::ErrJobCanceled;
       return;
     case EventKind::AllocDropped:
-      if (auto* a = by_corr(text(e, Field::corr))) a->status = e.status(Field::status).value_or(Status::Error);
+      if (auto* a = by_corr(e.str(Field::corr).value_or("")))
+        a->status = e.status(Field::status).value_or(Status::Error);
       return;
     case EventKind::AllocExtended:
-      if (auto* a = by_alloc(text(e, Field::alloc))) {
+      if (auto* a = by_alloc(e.str(Field::alloc).value_or(""))) {
         if (detail_) a->node_list = text(e, Field::node_list);
         a->resources = text(e, Field::resources);
       }
@@ -164,19 +177,21 @@ void AllocationLedger::scheduler_event(const log::EventView& e) {
 }
 
 void AllocationLedger::granted(const log::EventView& e) {
-  AllocationAccount* a = by_corr(text(e, Field::corr));
-  if (!a) return;
+  const std::size_t i = index_by_corr(e.str(Field::corr).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
   a->alloc_id = text(e, Field::alloc);
   a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
   a->started = e.t;
   if (detail_) a->node_list = text(e, Field::node_list);
   a->resources = text(e, Field::resources);
-  alloc_index_[a->alloc_id] = static_cast<std::size_t>(a - accounts_.data());
+  alloc_index_[a->alloc_id] = i;
 }
 
 void AllocationLedger::requeued(const log::EventView& e) {
-  AllocationAccount* a = by_alloc(text(e, Field::alloc));
-  if (!a) return;
+  const std::size_t i = index_by_alloc(e.str(Field::alloc).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
   alloc_index_.erase(a->alloc_id);
   ++a->preemptions;
   a->lost_cpu_s += e.num(Field::lost_cpu_s).value_or(0);
@@ -188,7 +203,7 @@ void AllocationLedger::requeued(const log::EventView& e) {
   a->jobs.clear();
   a->status = Status::Success;
   // Its next session, if any, is a new one: what the RM said of the last one no longer counts.
-  rm_[static_cast<std::size_t>(a - accounts_.data())] = RmView{};
+  rm_[i] = RmView{};
 }
 
 void AllocationLedger::controller_event(const log::EventView& e) {
@@ -224,14 +239,16 @@ void AllocationLedger::controller_event(const log::EventView& e) {
 }
 
 void AllocationLedger::standalone_instantiated(const log::EventView& e) {
-  AllocationAccount* a = by_corr(text(e, Field::corr));
-  if (!a || !a->standalone || a->started >= 0) return;
+  const std::size_t i = index_by_corr(e.str(Field::corr).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
+  if (!a->standalone || a->started >= 0) return;
   a->alloc_id = text(e, Field::alloc);
   a->session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
   a->started = e.t;
   a->node_list = text(e, Field::node_list);
   a->time_limit = e.num(Field::time_limit).value_or(0);
-  standalone_sessions_[a->session] = static_cast<std::size_t>(a - accounts_.data());
+  standalone_sessions_[a->session] = i;
 }
 
 void AllocationLedger::job_ended(const log::EventView& e) {
@@ -244,9 +261,9 @@ void AllocationLedger::job_ended(const log::EventView& e) {
 }
 
 void AllocationLedger::instantiated(const log::EventView& e) {
-  AllocationAccount* a = by_alloc(text(e, Field::alloc));
-  if (!a) return;
-  const auto i = static_cast<std::size_t>(a - accounts_.data());
+  const std::size_t i = index_by_alloc(e.str(Field::alloc).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
   const Status status = e.status(Field::status).value_or(Status::Error);
   // Answered after the session already completed (its launch failed): only a failure counts.
   if (rm_[i].scheduler_ended) {
@@ -258,9 +275,10 @@ void AllocationLedger::instantiated(const log::EventView& e) {
 }
 
 void AllocationLedger::completed(const log::EventView& e) {
-  AllocationAccount* a = by_alloc(text(e, Field::alloc));
-  if (!a) return;
-  ended_by_scheduler(static_cast<std::size_t>(a - accounts_.data()), e.t);
+  const std::size_t i = index_by_alloc(e.str(Field::alloc).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
+  ended_by_scheduler(i, e.t);
   a->jobs.clear();
   const auto jobs = nlohmann::json::parse(e.json(Field::jobs).value_or("[]"), nullptr, false);
   if (!jobs.is_array()) return;
@@ -281,9 +299,8 @@ void AllocationLedger::ended_by_scheduler(std::size_t i, double t) {
 }
 
 void AllocationLedger::rm_instantiated(const log::EventView& e) {
-  AllocationAccount* a = by_alloc(text(e, Field::alloc));
-  if (!a || a->standalone) return;
-  const auto i = static_cast<std::size_t>(a - accounts_.data());
+  const std::size_t i = index_by_alloc(e.str(Field::alloc).value_or(""));
+  if (i == kNone || accounts_[i].standalone) return;
   rm_[i].session = static_cast<std::uint32_t>(e.uint(Field::session).value_or(0));
   rm_sessions_[rm_[i].session] = i;
 }
@@ -292,9 +309,10 @@ void AllocationLedger::rm_refused(const log::EventView& e) {
   // The RM refused the scheduler's INSTANTIATE outright (no session was made): the request ran
   // no job, and failed, whether or not the scheduler was still there to log the answer.
   if (e.str(Field::to) != "scheduler" || e.status(Field::status).value_or(Status::Success) == Status::Success) return;
-  AllocationAccount* a = by_corr(text(e, Field::corr));
-  if (!a || a->standalone || a->started < 0) return;
-  const auto i = static_cast<std::size_t>(a - accounts_.data());
+  const std::size_t i = index_by_corr(e.str(Field::corr).value_or(""));
+  if (i == kNone) return;
+  AllocationAccount* a = &accounts_[i];
+  if (a->standalone || a->started < 0) return;
   if (rm_[i].session != 0 || rm_[i].scheduler_ended || rm_[i].ended >= 0) return;
   a->status = e.status(Field::status).value_or(Status::Error);
   rm_ended(i, e.t);
@@ -315,7 +333,7 @@ void AllocationLedger::rm_ended(std::size_t i, double t) {
   if (rm.scheduler_ended) return;
   // Until the scheduler reports it (normally a hop later), the RM's word is the account's.
   a.ended = t;
-  if (a.jobs.empty()) a.jobs = rm.jobs;
+  if (a.jobs.empty()) a.jobs = std::move(rm.jobs);  // the RM ends a session once: its list is not read again
   if (rm_has_scheduler_)
     awaiting_.push_back(i);
   else

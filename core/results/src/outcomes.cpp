@@ -8,7 +8,7 @@
 
 namespace pmixflow {
 
-std::string final_state(const RequestFate& f) {
+std::string_view final_state(const RequestFate& f) {
   if (f.accounted && f.started) {
     if (!f.ended) return "RUNNING";  // still running when the run ended
     // The RM could not instantiate it (its launch failed): it ran, and failed.
@@ -35,7 +35,7 @@ std::string final_state(const RequestFate& f) {
   return "REJECTED";
 }
 
-Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resources) {
+Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources) {
   Metrics m;
   double first_submit = std::numeric_limits<double>::infinity(), last_end = 0;
   double wait_sum = 0, slowdown_sum = 0, work = 0;
@@ -43,7 +43,7 @@ Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resou
     first_submit = std::min(first_submit, j.submitted);
     m.preemptions += j.preemptions;
     m.lost_cpu_s += j.lost_cpu_s;
-    ++m.final_states[j.final_state];
+    ++m.final_states[std::string(j.final_state)];
     if (j.final_state == "REJECTED") ++m.rejected;
     if (!j.ran()) continue;
     const double wait = j.started - j.submitted;
@@ -66,9 +66,9 @@ Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resou
 
 namespace {
 
-void csv_field(std::string& out, const std::string& s) {
+void csv_field(std::string& out, std::string_view s) {
   // Quoted only when it must be (Batsim writes plain values; interval sets have spaces only).
-  if (s.find_first_of(",\"\n") == std::string::npos) {
+  if (s.find_first_of(",\"\n") == std::string_view::npos) {
     out += s;
     return;
   }
@@ -79,7 +79,8 @@ void csv_field(std::string& out, const std::string& s) {
 
 }  // namespace
 
-void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<void(std::string_view)>& write) {
+void write_jobs_csv(const JobOutcomes& jobs, std::string_view workload,
+                    const std::function<void(std::string_view)>& write) {
   // Handed on in blocks of about this many bytes: a trace of a million jobs is never one string.
   constexpr std::size_t kBlock = 1 << 20;
   std::string out =
@@ -94,7 +95,7 @@ void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<voi
     }
     csv_field(out, j.job_id);
     out += ',';
-    csv_field(out, j.workload);
+    csv_field(out, workload);
     out += ',';
     csv_field(out, j.profile);
     out += ',';
@@ -102,7 +103,8 @@ void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<voi
     out += ',' + std::to_string(j.requested) + ',';
     json_number_into(out, j.requested_time);
     out += j.final_state == "COMPLETED_SUCCESSFULLY" ? ",1," : ",0,";
-    out += j.final_state + ',';
+    out += j.final_state;
+    out += ',';
     // As Batsim: the times a job does not have are left empty (one still running has started).
     if (j.started >= 0) json_number_into(out, j.started);
     out += ',';

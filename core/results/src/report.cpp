@@ -46,7 +46,7 @@ void ReportBuilder::end(const log::EventView& closing) {
 Report ReportBuilder::report() const {
   if (!run_) throw std::logic_error("ReportBuilder::report() before the log's header");
   const RunInfo& run = *run_;
-  std::vector<JobOutcome> outcomes = job_outcomes(run, calls_, scheduler_);
+  JobOutcomes outcomes = job_outcomes(run, calls_, scheduler_);
   const Metrics metrics = compute_metrics(outcomes, run.total_slots());
   std::optional<RecordedComparison> recorded;
   if (run.compare_recorded) recorded = compare_with_recording(outcomes, recorded_waits(run, calls_));
@@ -69,6 +69,7 @@ Report ReportBuilder::report() const {
   r.text = report_detail::summary_text(pieces);
   r.failures_text = report_detail::failures_text(expectations, run.scenario);
   r.jobs = std::move(outcomes);
+  r.workload = run.workload();
   r.expectations_held = expectations.failures.empty();
   r.whole = closing_.has_value();
   return r;
@@ -100,7 +101,7 @@ std::string write_report(const Report& report, const std::string& dir) {
   OutputFile summary(dir + "/summary.json");
   summary.write(report.summary_json);
   OutputFile jobs(dir + "/jobs.csv");
-  write_jobs_csv(report.jobs, [&jobs](std::string_view block) { jobs.write(block); });
+  write_jobs_csv(report.jobs, report.workload, [&jobs](std::string_view block) { jobs.write(block); });
   std::optional<OutputFile> recorded;
   if (report.recorded_csv) {
     recorded.emplace(dir + "/recorded.csv");

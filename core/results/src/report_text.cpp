@@ -55,7 +55,7 @@ void replay_lines(std::ostream& out, const Pieces& p) {
 }
 
 // The allocation id an answer named, if it did.
-std::string alloc_of(const std::string& answer_info) {
+std::string alloc_of(std::string_view answer_info) {
   const auto list = nlohmann::json::parse(answer_info, nullptr, false);
   if (list.is_array())
     for (const auto& item : list)
@@ -72,7 +72,7 @@ void call_lines(std::ostream& out, const Pieces& p) {
         << (c->answered      ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
             : c->caller_gone ? "none: its requestor exited " + fmt_seconds(*c->caller_gone - c->sent) + " later"
                              : std::string("NO ANSWER"));
-    if (const auto alloc = alloc_of(c->answer_info); !alloc.empty()) out << " (" << alloc << ")";
+    if (const auto alloc = alloc_of(c->answer_info()); !alloc.empty()) out << " (" << alloc << ")";
     out << "\n";
   }
   out << "  allocation requests: " << states_line(p.metrics) << "\n";

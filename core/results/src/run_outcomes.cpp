@@ -51,7 +51,6 @@ RequestFate fate(const CallRecord& call, const AllocationAccount* acc) {
 JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationAccount* acc) {
   JobOutcome j;
   j.job_id = job_id(run, call.corr);
-  j.workload = run.workload();
   const RequestAsked& a = call.asked;
   j.profile = a.profile;
   j.submitted = call.sent - run.time_origin;
@@ -73,14 +72,13 @@ JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationA
 
 }  // namespace
 
-std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& allocations) {
+JobOutcomes job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& allocations) {
   std::vector<const CallRecord*> requests;
   for (const auto& c : calls.calls())
     if (c.directive == directive_name(Directive::New)) requests.push_back(&c);
   std::stable_sort(requests.begin(), requests.end(),
                    [](const CallRecord* a, const CallRecord* b) { return a->line < b->line; });
-  std::vector<JobOutcome> out;
-  out.reserve(requests.size());
+  JobOutcomes out;
   for (const CallRecord* c : requests) out.push_back(outcome(run, *c, allocations.find(c->corr)));
   return out;
 }
@@ -92,7 +90,7 @@ std::map<std::string, double> recorded_waits(const RunInfo& run, const CallLedge
   return out;
 }
 
-std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
+std::optional<RecordedComparison> compare_with_recording(const JobOutcomes& outcomes,
                                                          const std::map<std::string, double>& recorded_wait) {
   struct Pair {
     double simulated, recorded;

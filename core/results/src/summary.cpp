@@ -13,7 +13,7 @@ using json = nlohmann::json;
 
 // A PMIx info list as the log writes it ([[key, value], ...]) as an object, the last value of
 // a repeated key winning.
-json info_object(const std::string& pairs) {
+json info_object(std::string_view pairs) {
   json out = json::object();
   const json list = json::parse(pairs, nullptr, false);
   if (!list.is_array()) return out;
@@ -29,7 +29,7 @@ json calls_json(const CallLedger& calls) {
                {"via", c->via},   {"sent", c->sent}, {"status", c->answered ? status_name(c->status) : "none"}};
     if (c->answered) entry["answered"] = *c->answered;
     if (c->caller_gone) entry["caller_gone"] = *c->caller_gone;
-    entry["info"] = info_object(c->answer_info);
+    entry["info"] = info_object(c->answer_info());
     if (c->expect) entry["expected"] = status_name(*c->expect);
     out.push_back(std::move(entry));
   }

@@ -29,11 +29,12 @@ struct End {
 
 }  // namespace
 
-std::vector<JobOutcome> bare_replay(const SwfTrace& trace, Policy& policy, std::uint64_t procs) {
+JobOutcomes bare_replay(const SwfTrace& trace, Policy& policy, std::uint64_t procs) {
   LoopView view;
   view.total = view.free = procs;
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;
-  std::vector<JobOutcome> outcomes(trace.jobs.size());
+  JobOutcomes outcomes;
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) outcomes.emplace_back();
   std::size_t next = 0;
   while (next < trace.jobs.size() || !ends.empty()) {
     const double t =

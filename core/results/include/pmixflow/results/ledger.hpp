@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,37 +15,50 @@
 
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/log/sink.hpp"
+#include "pmixflow/vocab/stable_vector.hpp"
+#include "pmixflow/vocab/string_pool.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
 
 // What an allocation request asked for, as its info said it (the first of each key).
 struct RequestAsked {
-  std::string profile = "reservation";  // its app's command; a reservation has none
+  std::string_view profile = "reservation";  // its app's command (kept in `pool`); a reservation has none
   std::uint64_t cpus = 0;
   std::uint64_t nodes = 0;
 };
-RequestAsked read_asked(std::string_view info_json);  // the log's [[key, value], ...]
+RequestAsked read_asked(std::string_view info_json, StringPool& pool);  // the log's [[key, value], ...]
 
-// One call of a requestor: what it asked, and its answer.
+// One call of a requestor: what it asked, and its answer. Its views are of strings its ledger
+// keeps once for all calls (a handful of names, a million calls).
 struct CallRecord {
   std::string corr;
-  std::string requestor;  // the party that called: "requestor:alice"
-  std::string what;
-  std::string via;
-  std::string directive;  // of an allocation request; empty otherwise
-  std::string info;       // the call's PMIx info as JSON (allocation requests); kept only with detail
-  RequestAsked asked;     // what that info asked for, read as the call is recorded
+  std::string_view requestor;  // the party that called: "requestor:alice"
+  std::string_view what;
+  std::string_view via;
+  std::string_view directive;  // of an allocation request; empty otherwise
+  RequestAsked asked;          // what its info asked for, read as the call is recorded
   std::size_t line = 0;
   std::optional<Status> expect;
   std::optional<double> recorded_wait;
   double sent = 0;
   std::optional<double> answered;
   Status status = Status::Success;  // when answered
-  std::string answer_info = "[]";   // the answer's PMIx info as JSON (the first answer's); kept only with detail
   std::size_t answers = 0;          // more than one breaks FLOW.md's promise (invariants.hpp)
   // The requestor exited before any answer reached it: the call was abandoned, not left hanging.
   std::optional<double> caller_gone;
+
+  // The call's PMIx info and its (first) answer's, as JSON; "" and "[]" when not kept.
+  std::string_view info() const { return detail ? std::string_view(detail->info) : std::string_view(); }
+  std::string_view answer_info() const { return detail ? std::string_view(detail->answer_info) : "[]"; }
+
+  // Kept only with detail, and apart: most of what a call would cost to remember, and a
+  // replay's outputs read neither.
+  struct Detail {
+    std::string info;
+    std::string answer_info = "[]";
+  };
+  std::unique_ptr<Detail> detail;
 };
 
 class CallLedger {
@@ -54,18 +68,20 @@ class CallLedger {
   // neither, and they are most of what a call costs to remember); `asked` is, either way.
   void keep_detail(bool keep) { detail_ = keep; }
   void apply(const log::EventView& e);
-  // In the order the calls were placed.
-  const std::vector<CallRecord>& calls() const { return calls_; }
+  // In the order the calls were placed. Records stay where they are: the index below views
+  // their correlators.
+  const StableVector<CallRecord>& calls() const { return calls_; }
   const CallRecord* find(std::string_view corr) const;
   // Grouped by requestor, requestors in the order of their first line, each one's calls in
   // the order placed: how a scenario lists them.
   std::vector<const CallRecord*> by_requestor() const;
 
  private:
-  std::vector<CallRecord> calls_;
+  StringPool names_;  // declared before the records that view it
+  StableVector<CallRecord> calls_;
   bool detail_ = true;
-  std::unordered_map<std::string, std::size_t> by_corr_;
-  std::unordered_map<std::string, std::vector<std::size_t>> waiting_;  // unanswered calls, by requestor
+  std::unordered_map<std::string_view, std::size_t> by_corr_;               // views of calls_[i].corr
+  std::unordered_map<std::string_view, std::vector<std::size_t>> waiting_;  // unanswered calls, by requestor
 };
 
 // One PMIX_ALLOC_NEW as it was accounted for: by the scheduler that queued it, or, with no
@@ -75,7 +91,7 @@ class CallLedger {
 // still running, or as ending when a late scheduler heard of it.
 struct AllocationAccount {
   std::string corr;
-  std::string requestor;
+  std::string_view requestor;  // kept once by its ledger
   std::string alloc_id;
   std::uint32_t session = 0;
   bool standalone = false;  // served by the RM itself (alloc.standalone)
@@ -105,10 +121,13 @@ class AllocationLedger {
   void keep_detail(bool keep) { detail_ = keep; }
   // An event of kinds(); those neither the scheduler's accounting nor a standalone RM's are ignored.
   void apply(const log::EventView& e);
-  const std::vector<AllocationAccount>& accounts() const { return accounts_; }
+  const StableVector<AllocationAccount>& accounts() const { return accounts_; }
   const AllocationAccount* find(std::string_view corr) const;
 
  private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t index_by_alloc(std::string_view alloc) const;
+  std::size_t index_by_corr(std::string_view corr) const;
   AllocationAccount* by_alloc(std::string_view alloc);
   AllocationAccount* by_corr(std::string_view corr);
   void scheduler_event(const log::EventView& e);
@@ -138,10 +157,12 @@ class AllocationLedger {
     std::vector<std::pair<std::string, Status>> jobs;  // job.end, in the order the jobs ended
   };
 
-  std::vector<AllocationAccount> accounts_;
+  // Records stay where they are, as the call ledger's do.
+  StringPool names_;  // declared before the accounts that view it
+  StableVector<AllocationAccount> accounts_;
   bool detail_ = true;
-  std::vector<RmView> rm_;  // one per account, in the same order
-  std::unordered_map<std::string, std::size_t> corr_index_;
+  StableVector<RmView> rm_;                                       // one per account, in the same order
+  std::unordered_map<std::string_view, std::size_t> corr_index_;  // views of accounts_[i].corr
   std::unordered_map<std::string, std::size_t> alloc_index_;
   std::unordered_map<std::uint32_t, std::size_t> standalone_sessions_;  // by session id
   std::unordered_map<std::uint32_t, std::size_t> rm_sessions_;          // granted, still held by the RM

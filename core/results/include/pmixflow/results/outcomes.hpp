@@ -11,20 +11,22 @@
 #include <string_view>
 #include <vector>
 
+#include "pmixflow/vocab/stable_vector.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
 namespace pmixflow {
 
+// One row of jobs.csv. A replay holds one per job at its end: what is the same for every row
+// (the workload's name) is not repeated, and the state is a name from kFinalStates, not a copy.
 struct JobOutcome {
   std::string job_id;
-  std::string workload;
   std::string profile;
   double submitted = 0;               // when the requestor asked
   std::uint64_t requested = 0;        // resources (slots) asked for
   double requested_time = 0;          // the estimate (PMIX_ALLOC_TIME); 0: none
   double started = -1;                // -1: never started
   double finished = -1;               // -1: never finished (never started, or still running)
-  std::string final_state;            // one of kFinalStates
+  std::string_view final_state;       // one of kFinalStates (a view of a literal)
   std::string allocated;              // Batsim interval set of resource ids: "0-3 7"
   std::uint64_t allocated_count = 0;  // how many resources that is
   std::uint32_t preemptions = 0;      // sessions of it terminated by preemption before the one that ran
@@ -32,6 +34,10 @@ struct JobOutcome {
 
   bool ran() const { return started >= 0 && finished >= 0; }
 };
+
+// A run's outcomes, in blocks: a million of them are not one array that must find a place
+// of its own beside the memory the run has just let go.
+using JobOutcomes = StableVector<JobOutcome>;
 
 // Batsim's job states, and pmixflow's own where none fits: CANCELLED (withdrawn by its own
 // requestor, PMIX_ERR_JOB_CANCELED) and LOST (never decided: PMIX_ERR_UNREACH, no scheduler
@@ -57,7 +63,7 @@ struct RequestFate {
   bool lost_with_rm = false;                // its session ended with the controller's death
 };
 
-std::string final_state(const RequestFate& fate);
+std::string_view final_state(const RequestFate& fate);
 
 struct Metrics {
   std::size_t jobs = 0;                             // jobs that ran to their end: the means are over them
@@ -72,10 +78,11 @@ struct Metrics {
   double lost_cpu_s = 0;             // work those sessions lost: sum of run time x cpus
 };
 
-Metrics compute_metrics(const std::vector<JobOutcome>& jobs, std::uint64_t resources);
+Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources);
 
-// jobs.csv, Batsim's columns in Batsim's order, handed to `write` a block of whole rows at a
-// time: a trace of a million jobs is never one string in memory.
-void write_jobs_csv(const std::vector<JobOutcome>& jobs, const std::function<void(std::string_view)>& write);
+// jobs.csv, Batsim's columns in Batsim's order (`workload` is every row's workload_name), handed
+// to `write` a block of whole rows at a time: a trace of a million jobs is never one string in memory.
+void write_jobs_csv(const JobOutcomes& jobs, std::string_view workload,
+                    const std::function<void(std::string_view)>& write);
 
 }  // namespace pmixflow

@@ -20,7 +20,8 @@
 namespace pmixflow {
 
 struct Report {
-  std::vector<JobOutcome> jobs;  // jobs.csv's rows (write_report writes them a block at a time)
+  JobOutcomes jobs;      // jobs.csv's rows (write_report writes them a block at a time)
+  std::string workload;  // jobs.csv's workload_name, the same on every row
   std::string summary_json;
   std::optional<std::string> recorded_csv;  // when the run compared with the recording
   // For people: the run, its calls or its metrics, and the expectations; then, apart, one

@@ -17,7 +17,7 @@ namespace pmixflow {
 // One outcome per PMIX_ALLOC_NEW call, in the order of the scenario's (or trace's) lines.
 // Times are relative to the run's time origin; a replayed trace's jobs ("job<N>") are named
 // by their SWF number.
-std::vector<JobOutcome> job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& scheduler);
+JobOutcomes job_outcomes(const RunInfo& run, const CallLedger& calls, const AllocationLedger& scheduler);
 
 // Each job's simulated wait beside the wait SWF field 3 says the machine imposed (jobs that
 // ran and have a recorded wait), and how the two compare.
@@ -34,7 +34,7 @@ struct RecordedComparison {
 std::map<std::string, double> recorded_waits(const RunInfo& run, const CallLedger& calls);
 
 // Nothing when no job can be compared.
-std::optional<RecordedComparison> compare_with_recording(const std::vector<JobOutcome>& outcomes,
+std::optional<RecordedComparison> compare_with_recording(const JobOutcomes& outcomes,
                                                          const std::map<std::string, double>& recorded_wait);
 
 }  // namespace pmixflow

@@ -14,6 +14,6 @@ namespace pmixflow {
 
 // Every job of `trace` on `procs` interchangeable processors; at equal times ends come before
 // submissions. Job outcomes in trace order, times relative to the first submission.
-std::vector<JobOutcome> bare_replay(const SwfTrace& trace, Policy& policy, std::uint64_t procs);
+JobOutcomes bare_replay(const SwfTrace& trace, Policy& policy, std::uint64_t procs);
 
 }  // namespace pmixflow
