@@ -136,6 +136,7 @@ using FieldArg = typename detail::Arg<type_of(F)>::type;
 class EventBuilder {
  public:
   explicit EventBuilder(EventKind kind) : kind_(kind) {}
+  ~EventBuilder();
   EventBuilder(const EventBuilder&) = delete;
   EventBuilder& operator=(const EventBuilder&) = delete;
 
