@@ -120,13 +120,13 @@ std::string_view World::name_of(Address a) const {
   return "?";
 }
 
-void World::record(const Party& p, const log::EventBuilder& e) {
+void World::record(const Party& p, const log::EventBuilder& e, std::uint64_t message) {
   if (failure_) return;  // the log stops where the run failed
-  log_->write(e.view(sg4::Engine::get_clock(), p.name));
+  log_->write(e.view(sg4::Engine::get_clock(), p.name, message));
 }
 
-void World::log_recv(const Party& p, Address from, const Message& msg) {
-  if (log_ && log_->wants(log::EventKind::Recv)) log(p, recv_event(name_of(from), msg, wire_size(msg)));
+void World::log_recv(const Party& p, Address from, const Message& msg, std::uint64_t message) {
+  if (log_ && log_->wants(log::EventKind::Recv)) log(p, recv_event(name_of(from), msg, wire_size(msg)), message);
 }
 
 void World::work_done() {
@@ -233,7 +233,7 @@ void World::serve(Party& p, std::size_t& cancelled) {
 void World::accept(Party& p, std::unique_ptr<Envelope> env) {
   if (!p.up || env->to_incarnation != p.incarnation) {
     // Down, or sent to an earlier life of this party: that connection is gone.
-    log_recv(p, env->from, env->msg);
+    log_recv(p, env->from, env->msg, env->logged_as);
     bounce(p, env->from, env->msg);
     work_done();
     return;
@@ -265,6 +265,7 @@ void World::accept(Party& p, std::unique_ptr<Envelope> env) {
 void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
   ++conn.next;
   if (env->from.kind == PartyKind::Requestor) {
+    env->logged_as = 0;  // what is stamped in below no longer reads as it was sent
     const Credentials c = env->from.index < credentials_.size() ? credentials_[env->from.index] : Credentials{};
     std::visit(
         [&c](auto& m) {
@@ -275,7 +276,7 @@ void World::deliver(Party& p, Incoming& conn, std::unique_ptr<Envelope> env) {
         },
         env->msg);
   }
-  log_recv(p, env->from, env->msg);
+  log_recv(p, env->from, env->msg, env->logged_as);
   conn.peer = true;
   const bool shutdown = std::holds_alternative<DaemonShutdown>(env->msg);
   contain(p, [&] { p.role->handle(env->from, std::move(env->msg)); });
@@ -374,7 +375,12 @@ void World::bounce(Party& p, Address sender, const Message& msg) {
 
 void World::send(Party& from, Address to, Message&& msg) {
   Party* dest = find(to);
-  if (log_ && log_->wants(log::EventKind::Send)) log(from, send_event(name_of(to), msg, wire_size(msg)));
+  const std::uint64_t size = wire_size(msg);
+  std::uint64_t logged_as = 0;
+  if (log_ && log_->wants(log::EventKind::Send)) {
+    logged_as = ++messages_logged_;
+    log(from, send_event(name_of(to), msg, size), logged_as);
+  }
   if (!dest || !dest->listening) {
     // Nobody there at all: the sender is refused at once.
     if (is_notice(msg)) return;
@@ -382,14 +388,13 @@ void World::send(Party& from, Address to, Message&& msg) {
     deliver_now(from, to, Unreachable{to, kind_of(msg), message_id(msg), corr ? *corr : std::string()});
     return;
   }
-  const std::uint64_t size = wire_size(msg);
   ++stats_.messages;
   stats_.bytes += size;
   work_added();
   auto& conn = from.outgoing[to];
   // `to` also on a fresh entry for a receiver still at incarnation 0 (a daemon starting).
   if (conn.incarnation != dest->incarnation || conn.next == 0) conn = Party::Outgoing{dest->incarnation, 0};
-  auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation};
+  auto* env = new Envelope{from.address, std::move(msg), conn.next++, from.incarnation, dest->incarnation, logged_as};
   ++dest->on_its_way;
   if (dest->transient) wake(*dest);
   dest->mailbox->put_init(env, size)->detach(delete_envelope);

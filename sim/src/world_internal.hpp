@@ -30,6 +30,7 @@ struct Envelope {
   std::uint64_t seq = 0;
   std::uint32_t from_incarnation = 0;
   std::uint32_t to_incarnation = 0;
+  std::uint64_t logged_as = 0;  // the number its send was logged with (0: not logged)
   // Not a message: wakes the actor of a daemon that died so that it stops serving before the
   // node's next daemon starts one of its own (World::kill_daemon).
   bool stop = false;

@@ -110,6 +110,28 @@ TEST(JsonQuote, EscapesBytesThatAreNotUtf8) {
   EXPECT_TRUE(nlohmann::json::accept(out));  // a strict reader takes it
 }
 
+TEST(JsonQuote, EscapesACharacterWhereverItSits) {
+  // Plain runs are scanned eight bytes at a time: a character to escape is found in any lane
+  // of a block and in the tail after the last whole block.
+  const std::pair<char, std::string> escapes[] = {{'"', "\\\""},       {'\\', "\\\\"},      {'\n', "\\n"},
+                                                  {'\x01', "\\u0001"}, {'\x1f', "\\u001f"}, {'\xff', "\\u00ff"}};
+  for (std::size_t size = 1; size <= 20; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (const auto& [c, escaped] : escapes) {
+        std::string s(size, '~');
+        s[at] = c;
+        std::string out;
+        json_quote_into(out, s);
+        EXPECT_EQ(out, "\"" + std::string(at, '~') + escaped + std::string(size - at - 1, '~') + "\"")
+            << "size " << size << ", at " << at;
+      }
+    }
+  }
+  std::string out = "x";
+  json_quote_into(out, "plain text of more than eight characters");
+  EXPECT_EQ(out, "x\"plain text of more than eight characters\"");
+}
+
 TEST(JsonInput, DeepNestingIsAClearError) {
   const std::string deep(100000, '[');
   const InputError e = expect_input_error([&] { parse_json_input(deep, InputSite{"deep.jsonl", 3, ""}); });

@@ -25,6 +25,7 @@ struct Line {
   std::string who;
   std::function<void(log::EventBuilder&)> fill;
   log::EventKind kind;
+  std::uint64_t message = 0;  // the environment's number for a send's or recv's message
 };
 
 template <class E>
@@ -32,8 +33,10 @@ Line line(double t, std::string who, E e) {
   return Line{t, std::move(who), [e](log::EventBuilder& b) { ev::fill(e, b); }, E::event_kind};
 }
 
-std::string write_log(const test::TempDir& dir, const std::vector<Line>& lines) {
-  const std::string path = (dir.path() / "events.jsonl").string();
+// `numbered`: the lines' message numbers are handed over, as the simulator does.
+std::string write_log(const test::TempDir& dir, const std::vector<Line>& lines, bool numbered = false,
+                      const std::string& name = "events.jsonl") {
+  const std::string path = (dir.path() / name).string();
   log::LineSink sink(path);
   log::EventLog out(log::LogHeader{});
   out.attach(sink);
@@ -41,7 +44,7 @@ std::string write_log(const test::TempDir& dir, const std::vector<Line>& lines) 
   for (const auto& l : lines) {
     log::EventBuilder b(l.kind);
     l.fill(b);
-    out.write(b.view(l.t, l.who));
+    out.write(b.view(l.t, l.who, numbered ? l.message : 0));
   }
   out.finish(9, "quiescent", R"({"wall_s":0})");
   return path;
@@ -202,3 +205,108 @@ TEST(ShortRecv, InFlightRemembersOnlyWhatIsStillOnItsWay) {
 
 }  // namespace
 }  // namespace pmixflow
+
+namespace pmixflow::test::short_recv_numbered_tests {
+
+template <class E>
+Line numbered(std::uint64_t message, double t, std::string who, E e) {
+  Line l = line(t, std::move(who), std::move(e));
+  l.message = message;
+  return l;
+}
+
+ev::Send launch(const char* nspace, std::uint64_t procs = 1) {
+  return ev::Send{.to = "daemon:n1", .msg = "launch_procs", .nspace = nspace, .procs = procs, .bytes = 5};
+}
+ev::Recv launched(const char* nspace, std::uint64_t procs = 1) {
+  return ev::Recv{.from = "controller", .msg = "launch_procs", .nspace = nspace, .procs = procs, .bytes = 5};
+}
+
+// What the simulator vouches for spares rendering, never changes a byte: the log written with
+// the message numbers is the one written without them, and reads back the same.
+void expect_same_log(const std::vector<Line>& lines) {
+  TempDir dir;
+  const std::string plain = write_log(dir, lines, false, "plain.jsonl");
+  const std::string vouched = write_log(dir, lines, true, "numbered.jsonl");
+  EXPECT_EQ(file_lines(vouched), file_lines(plain));
+  EXPECT_EQ(read_texts(vouched), read_texts(plain));
+}
+
+TEST(ShortRecvNumbered, ARecvVouchedForAsItsSendIsWrittenShortAndReadWhole) {
+  TempDir dir;
+  const std::string path = write_log(
+      dir, {numbered(1, 1, "controller", launch("job-1.1")), numbered(1, 2, "daemon:n1", launched("job-1.1"))}, true);
+  const auto file = file_lines(path);
+  ASSERT_EQ(file.size(), 4u);
+  EXPECT_EQ(file[2], R"({"t":2,"ev":"recv","who":"daemon:n1","from":"controller"})");
+  EXPECT_EQ(read_texts(path)[1],
+            R"({"t":2,"ev":"recv","who":"daemon:n1","from":"controller","msg":"launch_procs","nspace":"job-1.1",)"
+            R"("procs":1,"bytes":5})");
+}
+
+TEST(ShortRecvNumbered, AnOlderSendStillOnItsWayKeepsTheRecvWhole) {
+  // The first launch is never received: the second's recv, vouched for, is not the oldest of
+  // its pair and is written whole; the third's, after it, short again.
+  const std::vector<Line> lines = {
+      numbered(1, 1, "controller", launch("job-1.1")), numbered(2, 1, "controller", launch("job-2.1")),
+      numbered(3, 1, "controller", launch("job-3.1")), numbered(2, 2, "daemon:n1", launched("job-2.1")),
+      numbered(3, 3, "daemon:n1", launched("job-3.1"))};
+  TempDir dir;
+  const auto file = file_lines(write_log(dir, lines, true));
+  EXPECT_TRUE(Contains(file[4], R"("nspace":"job-2.1")")) << file[4];
+  EXPECT_EQ(file[5], R"({"t":3,"ev":"recv","who":"daemon:n1","from":"controller"})");
+  expect_same_log(lines);
+}
+
+TEST(ShortRecvNumbered, AnOlderSendWithTheSameContentIsTheOneAShortRecvStandsFor) {
+  // Two launches alike: the second's recv comes first. Its content is the oldest send's, so it
+  // is written short, standing for that one, as the reader will take it.
+  expect_same_log({numbered(1, 1, "controller", launch("job-1.1")), numbered(2, 1, "controller", launch("job-1.1")),
+                   numbered(2, 2, "daemon:n1", launched("job-1.1")), numbered(1, 3, "daemon:n1", launched("job-1.1"))});
+}
+
+TEST(ShortRecvNumbered, ARecvChangedOnItsWayOrWhoseSendIsForgottenIsJudgedByItsContent) {
+  // The second launch's recv comes unnumbered and changed (other procs): the oldest send is
+  // forgotten with it. Then a recv vouched for as that forgotten send: rendered and compared.
+  const std::vector<Line> lines = {
+      numbered(1, 1, "controller", launch("job-1.1")),  numbered(2, 1, "controller", launch("job-2.1")),
+      numbered(3, 1, "controller", launch("job-2.1")),  line(2, "daemon:n1", launched("job-2.1", 7)),
+      numbered(1, 3, "daemon:n1", launched("job-1.1")), numbered(2, 4, "daemon:n1", launched("job-2.1")),
+      numbered(3, 5, "daemon:n1", launched("job-2.1"))};
+  TempDir dir;
+  const auto file = file_lines(write_log(dir, lines, true));
+  EXPECT_TRUE(Contains(file[4], R"("procs":7)")) << file[4];
+  EXPECT_TRUE(Contains(file[5], R"("nspace":"job-1.1")")) << "its send was forgotten: whole, " << file[5];
+  expect_same_log(lines);
+}
+
+TEST(ShortRecvNumbered, RecvsOfOtherPairsAndIdsDoNotStandForEachOther) {
+  InfoList info;
+  info.add(key::ALLOC_NUM_CPUS, std::uint64_t{4});
+  const auto request = [&](std::uint64_t id) {
+    return ev::Send{.to = "controller", .msg = "alloc_request", .id = id, .info = info, .bytes = 9};
+  };
+  const auto got = [&](std::uint64_t id) {
+    return ev::Recv{.from = "scheduler", .msg = "alloc_request", .id = id, .info = info, .bytes = 9};
+  };
+  expect_same_log({numbered(1, 1, "scheduler", request(1)), numbered(2, 1, "scheduler", request(2)),
+                   numbered(3, 1, "controller", launch("job-1.1")), numbered(2, 2, "controller", got(2)),
+                   numbered(3, 2, "daemon:n1", launched("job-1.1")), numbered(1, 3, "controller", got(1))});
+}
+
+TEST(ShortRecvNumbered, InFlightTakesAVouchedRecvAsItsSendsContent) {
+  log::InFlight f;
+  f.sent("a", "b", 1, ",\"msg\":\"x\"", 0, 10);
+  f.sent("a", "b", 1, ",\"msg\":\"y\"", 0, 11);
+  EXPECT_EQ(f.tail_of("a", "b", 11), ",\"msg\":\"y\"");
+  EXPECT_EQ(f.received_as("a", "b", 1, 11), false);  // x is older and not its content
+  EXPECT_EQ(f.size(), 0u);
+  EXPECT_EQ(f.received_as("a", "b", 1, 11), false);  // nothing left of its key: whole
+  f.sent("a", "b", 1, ",\"msg\":\"z\"", 0, 12);
+  EXPECT_EQ(f.received_as("a", "b", 1, 99), std::nullopt);  // not remembered: ask received()
+  EXPECT_EQ(f.size(), 1u);
+  EXPECT_EQ(f.received_as("a", "b", 1, 12), true);
+  EXPECT_EQ(f.received_as("a", "b", 1, 0), std::nullopt);  // unnumbered: nothing vouched for
+}
+
+}  // namespace pmixflow::test::short_recv_numbered_tests

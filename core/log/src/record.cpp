@@ -27,8 +27,27 @@ std::optional<std::string_view> EventView::json(Field f) const {
   return std::nullopt;
 }
 
+namespace {
+// Strings that rendered an event's Info and Apps values, kept for the next events: an info
+// list outgrows a string's inline room, and a fresh string would grow on the heap every time.
+constexpr std::size_t kKeptScratch = 16;
+std::vector<std::string>& kept_scratch() {
+  thread_local std::vector<std::string> kept;
+  return kept;
+}
+}  // namespace
+
+EventBuilder::~EventBuilder() {
+  auto& kept = kept_scratch();
+  for (std::size_t i = 0; i < used_ && kept.size() < kKeptScratch; ++i) kept.push_back(std::move(rendered_[i]));
+}
+
 std::string& EventBuilder::scratch() {
   std::string& s = rendered_.at(used_++);
+  if (auto& kept = kept_scratch(); !kept.empty()) {
+    s = std::move(kept.back());
+    kept.pop_back();
+  }
   s.clear();
   return s;
 }

@@ -1,6 +1,7 @@
 #include "pmixflow/log/render.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "pmixflow/vocab/json_text.hpp"
@@ -36,12 +37,25 @@ void render_value(std::string& out, const FieldValue& v) {
 }
 
 // Keys and kind names are the catalogue's identifiers, which need no escaping (a catalogue
-// test holds them to it): appended as they are, which is most of a line's characters.
-void key_into(std::string& out, std::string_view key) {
-  out += ",\"";
-  out += key;
-  out += "\":";
+// test holds them to it): each key's `,"key":` and each kind's `,"ev":"kind","who":` are
+// spelled once, and a line is mostly made of them, appended whole.
+struct Spellings {
+  std::array<std::string, kFieldCount> keys;
+  std::array<std::string, kKindCount> kinds;
+  Spellings() {
+    for (std::size_t f = 0; f < kFieldCount; ++f)
+      keys[f] = ",\"" + std::string(spec(static_cast<Field>(f)).key) + "\":";
+    for (std::size_t k = 0; k < kKindCount; ++k)
+      kinds[k] = ",\"ev\":\"" + std::string(spec(static_cast<EventKind>(k)).name) + "\",\"who\":";
+  }
+};
+
+const Spellings& spellings() {
+  static const Spellings s;
+  return s;
 }
+
+void key_into(std::string& out, Field f) { out += spellings().keys[static_cast<std::size_t>(f)]; }
 
 }  // namespace
 
@@ -51,9 +65,7 @@ void render_envelope(std::string& out, const EventView& e, std::string_view t_te
     json_number_into(out, e.t);
   else
     out += t_text;
-  out += ",\"ev\":\"";
-  out += spec(e.kind).name;
-  out += "\",\"who\":";
+  out += spellings().kinds[static_cast<std::size_t>(e.kind)];
   json_quote_into(out, e.who);
 }
 
@@ -62,13 +74,13 @@ void render_fields(std::string& out, const EventView& e, std::size_t first, std:
   last = std::min({last, e.values.size(), fields.size()});
   for (std::size_t i = first; i < last; ++i) {
     if (std::holds_alternative<std::monostate>(e.values[i])) continue;
-    key_into(out, spec(fields[i].field).key);
+    key_into(out, fields[i].field);
     render_value(out, e.values[i]);
   }
 }
 
 void render_uint_field(std::string& out, Field f, std::uint64_t v) {
-  key_into(out, spec(f).key);
+  key_into(out, f);
   integer_into(out, v);
 }
 

@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "pmixflow/vocab/utf8.hpp"
 
@@ -20,6 +22,25 @@ void unicode_escape(std::string& out, unsigned char c) {
 bool plain(char c) {
   const auto u = static_cast<unsigned char>(c);
   return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+}
+
+// How many of `s`'s first characters are plain, eight at a time: a line's strings are short
+// and almost all plain, and a character at a time the scan cost as much as the copy.
+std::size_t plain_prefix(std::string_view s) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  const auto zero_byte = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    // A byte below 0x20, from 0x80, a quote or a backslash sets its high bit here.
+    const std::uint64_t special =
+        ((x - kOnes * 0x20) & ~x) | x | zero_byte(x ^ (kOnes * '"')) | zero_byte(x ^ (kOnes * '\\'));
+    if (special & kHigh) break;
+  }
+  while (i < s.size() && plain(s[i])) ++i;
+  return i;
 }
 
 void escape_into(std::string& out, std::string_view s, std::size_t& i) {
@@ -47,8 +68,19 @@ void escape_into(std::string& out, std::string_view s, std::size_t& i) {
 }  // namespace
 
 void json_quote_into(std::string& out, std::string_view s) {
+  std::size_t i = plain_prefix(s);
+  if (i == s.size()) {
+    // The common case, a plain string: grown once, copied once.
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    char* p = out.data() + at;
+    p[0] = '"';
+    s.copy(p + 1, s.size());
+    p[s.size() + 1] = '"';
+    return;
+  }
   out += '"';
-  std::size_t i = 0;
+  out.append(s.data(), i);
   while (i < s.size()) {
     std::size_t run = i;
     while (run < s.size() && plain(s[run])) ++run;

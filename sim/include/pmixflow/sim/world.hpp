@@ -145,15 +145,16 @@ class World final : private FaultActions {
   void hold_while_stalled(const Party& p);
   void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
-  void record(const Party& p, const log::EventBuilder& e);
+  void record(const Party& p, const log::EventBuilder& e, std::uint64_t message = 0);
   template <class E>
-  void log(const Party& p, const E& event) {
+  void log(const Party& p, const E& event, std::uint64_t message = 0) {
     if (!log_ || !log_->wants(E::event_kind)) return;
     log::EventBuilder fields(E::event_kind);
     fill(event, fields);
-    record(p, fields);
+    record(p, fields, message);
   }
-  void log_recv(const Party& p, Address from, const Message& msg);
+  // `message`: the number its send was logged with, when it arrives as it left (0: unknown).
+  void log_recv(const Party& p, Address from, const Message& msg, std::uint64_t message = 0);
   void work_added() { ++pending_; }
   void work_done();
 
@@ -166,8 +167,9 @@ class World final : private FaultActions {
   std::vector<Credentials> credentials_;         // by requestor number: its connection's
   std::vector<std::unique_ptr<Party>> daemons_;  // by node id, created when started
   std::function<std::unique_ptr<Role>(Env&, NodeId)> daemon_factory_;
-  std::uint64_t pending_ = 0;  // messages in flight + armed timers + daemons starting
-  std::mt19937_64 random_;     // daemon start-up times, from the run's seed
+  std::uint64_t pending_ = 0;          // messages in flight + armed timers + daemons starting
+  std::uint64_t messages_logged_ = 0;  // the number of the last send logged
+  std::mt19937_64 random_;             // daemon start-up times, from the run's seed
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
   std::set<NodeId> lost_daemons_;   // killed by a fault, not shut down: a repair restarts them

@@ -27,17 +27,27 @@ class InFlight {
  public:
   // A send line: `tail` is what follows its `to` member (`,"msg":...`, without the closing
   // brace); `line` where it is, for a reader to name (0 when nobody asks).
+  // `message`: the environment's number for it (0: none), for received_as().
   void sent(std::string_view sender, std::string_view receiver, std::optional<std::uint64_t> id, std::string_view tail,
-            std::uint64_t line = 0);
+            std::uint64_t line = 0, std::uint64_t message = 0);
   // A recv line written whole, with the same `tail` (what follows `from`): forgets the first
   // send of its key with that tail and the older ones, or the oldest when none has that
   // tail. True when the oldest had it: the line may then be written short.
   bool received(std::string_view sender, std::string_view receiver, std::optional<std::uint64_t> id,
                 std::string_view tail);
+  // A recv the environment vouches for: it carries exactly what the send it numbered
+  // `message` did. Decides and forgets as received() would given that send's tail, without
+  // the recv's own: true, short; false, whole. Nothing, and nothing forgotten, when that send
+  // is no longer remembered: the recv must then be rendered and given to received().
+  std::optional<bool> received_as(std::string_view sender, std::string_view receiver, std::optional<std::uint64_t> id,
+                                  std::uint64_t message);
+  // The tail of the remembered send numbered `message`, if any.
+  std::optional<std::string_view> tail_of(std::string_view sender, std::string_view receiver, std::uint64_t message);
   struct Send {
     std::string tail;
     std::uint64_t line = 0;
     std::optional<std::uint64_t> id;
+    std::uint64_t message = 0;
   };
   // A short recv line: the oldest send of its key, which is forgotten; nothing when there is
   // none (the log is not one pmixflow wrote).
@@ -52,6 +62,8 @@ class InFlight {
 
   Map::iterator find(std::string_view sender, std::string_view receiver);
   void forget(Map::iterator at, std::optional<std::uint64_t> id, Queue::iterator last);
+  bool forget_first_like(Map::iterator at, std::optional<std::uint64_t> id, Queue::iterator oldest,
+                         std::string_view tail);
 
   Map pairs_;                       // by "sender\nreceiver", looked up through key_ (no allocation)
   std::vector<std::string> spare_;  // the strings of forgotten sends, reused for new ones

@@ -33,6 +33,10 @@ struct EventView {
   std::string_view who;
   EventKind kind = EventKind::LogEnd;
   std::span<const FieldValue> values;  // one per field of the kind, in catalogue order
+  // A send's or recv's message as the environment numbers it (0: not numbered). A recv given
+  // the number of a send carries exactly what that send did, which spares a writer rendering
+  // it to find out (LineSink); an environment gives a recv that changed on its way none.
+  std::uint64_t message = 0;
 
   // The field's value; monostate when absent or not a field of this kind.
   const FieldValue& operator[](Field f) const;
@@ -132,6 +136,7 @@ using FieldArg = typename detail::Arg<type_of(F)>::type;
 class EventBuilder {
  public:
   explicit EventBuilder(EventKind kind) : kind_(kind) {}
+  ~EventBuilder();
   EventBuilder(const EventBuilder&) = delete;
   EventBuilder& operator=(const EventBuilder&) = delete;
 
@@ -154,7 +159,9 @@ class EventBuilder {
   }
 
   EventKind kind() const { return kind_; }
-  EventView view(double t, std::string_view who) const { return EventView{t, who, kind_, {values_.data(), count_}}; }
+  EventView view(double t, std::string_view who, std::uint64_t message = 0) const {
+    return EventView{t, who, kind_, {values_.data(), count_}, message};
+  }
 
  private:
   FieldValue& next() { return values_[count_++]; }

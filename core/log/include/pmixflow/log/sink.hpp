@@ -69,6 +69,7 @@ class LineSink final : public EventSink {
   std::string_view time_text(double t);
   void render_send(const EventView& e, std::string_view t);
   void render_recv(const EventView& e, std::string_view t);
+  void check_vouched(const EventView& e, std::string_view from);
   std::string path_;
   KindSet kinds_;
   bool short_recv_ = false;  // it writes sends and recvs: a recv may stand on its send
