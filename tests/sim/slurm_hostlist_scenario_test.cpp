@@ -20,13 +20,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// {dvm}, {list}, {host}, {fault}: the lists the two scenarios write differently.
+// {release}, {dvm}, {list}, {host}, {fault}: the lists the two scenarios write differently. A
+// release may name the session's nodes, which must be all of them, however written.
 constexpr const char* kScenario =
     R"({"format":"pmixflow-scenario","version":1,"name":"ranges","description":"host lists written two ways","controller":{"start":0,"connect_to_scheduler":true,"no_scheduler":"hold","dvm":"{dvm}"},"scheduler":{"start":0,"attach":true,"policy":"fcfs"}}
 {"at":1,"op":"alloc","requestor":"alice","via":"controller","directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NODE_LIST":"{list}"},"app":{"cmd":"sleep","argv":["20"],"np":16},"expect":{"status":"PMIX_SUCCESS"}}
 {"op":"assert","after":"alice#1","session_of":"alice#1","exists":true,"nodes":"{list}"}
 {"at":2,"op":"alloc","requestor":"bob","via":"daemon:n02","directive":"PMIX_ALLOC_ACTIVATE","info":{"PMIX_HOST":"{host}","PMIX_ALLOC_REQ_ID":"two"},"expect":{"status":"PMIX_SUCCESS"}}
 {"at":3,"op":"node_fail","node":"{fault}"}
+{"at":4,"op":"alloc","requestor":"alice","via":"controller","directive":"PMIX_ALLOC_RELEASE","info":{"PMIX_ALLOC_ID":"alloc-1","PMIX_ALLOC_NODE_LIST":"{release}"},"expect":{"status":"PMIX_SUCCESS"}}
 {"op":"assert","at":10,"node":"n05","daemon":"up"}
 {"op":"assert","at":10,"node":"n06","daemon":"up"}
 )";
@@ -63,8 +65,16 @@ RangesRun simulate(const std::string& name, const Lists& lists) {
   return run;
 }
 
-const Lists kCommas{{"{dvm}", "n01, n02"}, {"{list}", "n03, n04"}, {"{host}", "n05, n06"}, {"{fault}", "n07"}};
-const Lists kRanges{{"{dvm}", "n[01-02]"}, {"{list}", "n[03-04]"}, {"{host}", "n[05-06]"}, {"{fault}", "n[07]"}};
+const Lists kCommas{{"{release}", "n03:8,n04:8"},
+                    {"{dvm}", "n01, n02"},
+                    {"{list}", "n03, n04"},
+                    {"{host}", "n05, n06"},
+                    {"{fault}", "n07"}};
+const Lists kRanges{{"{release}", " n[03-04]:8"},
+                    {"{dvm}", "n[01-02]"},
+                    {"{list}", "n[03-04]"},
+                    {"{host}", "n[05-06]"},
+                    {"{fault}", "n[07]"}};
 
 TEST(SlurmHostListScenario, RangesRunAsTheirCommaListsDo) {
   const RangesRun commas = simulate("commas", kCommas);
@@ -72,7 +82,7 @@ TEST(SlurmHostListScenario, RangesRunAsTheirCommaListsDo) {
   ASSERT_EQ(commas.exit_code, 0) << commas.err;
   ASSERT_EQ(ranges.exit_code, 0) << ranges.err;
   for (const RangesRun* run : {&commas, &ranges}) {
-    EXPECT_EQ(run->summary["expectations"]["checked"].get<int>(), 5) << run->summary["expectations"].dump(2);
+    EXPECT_EQ(run->summary["expectations"]["checked"].get<int>(), 6) << run->summary["expectations"].dump(2);
     EXPECT_TRUE(run->summary["expectations"]["failures"].empty()) << run->summary["expectations"].dump(2);
   }
   // The same log, but for the lists as the requests carried them.
@@ -86,14 +96,14 @@ TEST(SlurmHostListScenario, RangesRunAsTheirCommaListsDo) {
 
 TEST(SlurmHostListScenario, AMalformedRangeNamesTheScenarioLineAndField) {
   Lists bad = kRanges;
-  bad[0].second = "n[02-01]";
+  bad[1].second = "n[02-01]";
   const RangesRun run = simulate("bad-dvm", bad);
   EXPECT_NE(run.exit_code, 0);
   EXPECT_TRUE(Contains(run.err, "ranges.jsonl:1: field 'controller.dvm'")) << run.err;
   EXPECT_TRUE(Contains(run.err, "the range '02-01' runs backwards")) << run.err;
 
   bad = kRanges;
-  bad[3].second = "n[07-08]";
+  bad[4].second = "n[07-08]";
   const RangesRun two = simulate("two-nodes", bad);
   EXPECT_NE(two.exit_code, 0);
   EXPECT_TRUE(Contains(two.err, "ranges.jsonl:5: field 'node'")) << two.err;
