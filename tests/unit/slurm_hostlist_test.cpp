@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pmixflow/model/app_behaviour.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
 #include "test_files.hpp"
@@ -91,7 +92,9 @@ TEST(SlurmHostList, RangesSinglesAndPlainNamesMix) {
   EXPECT_EQ(expand_host_names("n[1-3],login,gpu[01-02]"), (Names{"n1", "n2", "n3", "login", "gpu01", "gpu02"}));
   EXPECT_EQ(expand_host_names("n[01-02,05,07-08]"), (Names{"n01", "n02", "n05", "n07", "n08"}));
   EXPECT_EQ(expand_host_names("n[3]"), (Names{"n3"}));
-  EXPECT_EQ(expand_host_names("n[1-2]a"), (Names{"n1a", "n2a"}));  // a suffix after the brackets
+  // Slurm 22.05 refuses text after the last bracket (scontrol show hostnames n[1-2]a), and so do we.
+  EXPECT_THROW(expand_host_names("n[1-2]a"), InputError);
+  EXPECT_THROW(expand_host_names("a[1-2]b[1-2]c"), InputError);
 }
 
 TEST(SlurmHostList, ACommaInsideBracketsDoesNotSplitTheList) {

@@ -79,6 +79,10 @@ class HostReader {
       from = close + 1;
     }
     p.text.push_back(entry_.substr(from));
+    // As Slurm 22.05's hostlist reads it (scontrol show hostnames n[1-2]a: "Invalid hostlist").
+    if (!p.groups.empty() && !p.text.back().empty())
+      fail("text after the last ']' (" + quote_value(p.text.back()) +
+           "): a host range ends with its brackets, as in Slurm");
     return p;
   }
 
