@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <optional>
 
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 
@@ -49,11 +52,16 @@ const std::string* env_value(const App& app, std::string_view name) {
 
 std::vector<std::string> split_names(std::string_view list) {
   std::vector<std::string> names;
-  while (!list.empty()) {
-    const auto comma = list.find(',');
-    if (comma != 0) names.emplace_back(list.substr(0, comma));
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
+  for (const auto entry : split_host_list(list)) {
+    if (entry.empty()) continue;
+    // The scenario reader refuses a malformed range; one that reaches here from elsewhere (an
+    // app's own environment) stays as written, a name that matches no node.
+    try {
+      auto more = expand_host_entry(entry, kFailLaunchVar, names.size());
+      names.insert(names.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    } catch (const InputError&) {
+      names.emplace_back(entry);
+    }
   }
   return names;
 }

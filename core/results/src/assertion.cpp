@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/json_input.hpp"
 #include "pmixflow/vocab/keys.hpp"
 #include "pmixflow/vocab/quote.hpp"
@@ -146,11 +147,10 @@ void read_properties(const json& j, const Reader& r, Assertion& a) {
     std::vector<std::string> names;
     std::string text = j["nodes"].is_string() ? j["nodes"].get<std::string>() : std::string("\x01");
     if (text == "\x01") r.fail("nodes", "expects a comma-separated list of node names (\"\": none)");
-    for (std::size_t start = 0; start <= text.size() && !text.empty();) {
-      const auto comma = std::min(text.find(',', start), text.size());
-      if (comma == start) r.fail("nodes", "an empty name in " + quote_value(text));
-      names.push_back(text.substr(start, comma - start));
-      start = comma + 1;
+    try {
+      names = expand_host_names(text, "nodes");  // Slurm ranges too: "n[01-04]"
+    } catch (const InputError& e) {
+      r.fail("nodes", e.detail());
     }
     std::sort(names.begin(), names.end());
     a.nodes = names;

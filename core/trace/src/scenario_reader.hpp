@@ -15,6 +15,7 @@
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/scenario.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/info.hpp"
 #include "pmixflow/vocab/json_input.hpp"
 #include "pmixflow/vocab/keys.hpp"
@@ -120,8 +121,20 @@ class LineReader {
     if (auto v = value(kTickVar)) checked_real(*v, at, 0.0, kMaxSeconds);
     if (auto v = value(kExitCodeVar)) checked_whole<int>(*v, at, 0, 255);
     if (auto v = value(kExitSignalVar)) exit_signal(json(checked_whole<int>(*v, at)), field);
-    if (auto v = value(kFailLaunchVar); v && *v != "0" && *v != "1" && split_names(*v).empty())
-      fail(field, std::string(kFailLaunchVar) + " is 0, 1 or a comma list of node names, got " + quote_value(*v));
+    if (auto v = value(kFailLaunchVar); v && *v != "0" && *v != "1") {
+      if (split_names(*v).empty())
+        fail(field, std::string(kFailLaunchVar) + " is 0, 1 or a comma list of node names, got " + quote_value(*v));
+      for (const auto entry : split_host_list(*v))
+        if (!entry.empty()) fail_launch_hosts(entry, field);  // a malformed range is said, not dropped
+    }
+  }
+
+  std::vector<std::string> fail_launch_hosts(std::string_view entry, const std::string& field) const {
+    try {
+      return expand_host_entry(entry, field);
+    } catch (const InputError& e) {
+      fail(field, e.detail());
+    }
   }
 
   // true, false, or the nodes where the executable cannot start: ["n02","n05"].
@@ -133,10 +146,11 @@ class LineReader {
     }
     if (!v.is_array() || v.empty())
       fail(field, "expects true, false or an array of node names, got " + cut_value(v.dump()));
+    // Each element is one name or one Slurm range of them ("n[01-04]"), not a list.
     for (const auto& n : v) {
-      if (!n.is_string() || n.get<std::string>().empty() || n.get<std::string>().find(',') != std::string::npos)
+      if (!n.is_string() || n.get<std::string>().empty() || split_host_list(n.get<std::string>()).size() != 1)
         fail(field, "expects node names, got " + cut_value(n.dump()));
-      b.fail_launch_on.push_back(n.get<std::string>());
+      for (auto& name : fail_launch_hosts(n.get<std::string>(), field)) b.fail_launch_on.push_back(std::move(name));
     }
     b.fail_launch = true;
   }

@@ -4,14 +4,10 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
-#include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
 namespace {
-
-constexpr unsigned long long kMaxRangeNames = 1 << 20;
 
 struct Split {
   std::string_view prefix;
@@ -22,11 +18,6 @@ Split split(std::string_view name) {
   std::size_t i = name.size();
   while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') --i;
   return {name.substr(0, i), name.substr(i)};
-}
-
-std::string padded(unsigned long long n, std::size_t width) {
-  std::string s = std::to_string(n);
-  return s.size() < width ? std::string(width - s.size(), '0') + s : s;
 }
 
 }  // namespace
@@ -55,38 +46,6 @@ std::string compress_host_names(const std::vector<std::string>& names) {
       out += std::string(first.prefix) + "[" + std::string(first.digits) + "-" +
              std::string(split(names[j - 1]).digits) + "]";
     i = j;
-  }
-  return out;
-}
-
-std::vector<std::string> expand_host_names(std::string_view text, std::string_view origin) {
-  std::vector<std::string> out;
-  auto bad = [&](const std::string& what) { return InputError(std::string(origin), 0, "", what); };
-  for (std::size_t from = 0; from <= text.size() && !text.empty();) {
-    const auto comma = text.find(',', from);
-    const std::string_view item =
-        text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
-    from = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
-    if (item.empty()) throw bad("an empty name in " + quote_value(text));
-    const auto open = item.find('[');
-    if (open == std::string_view::npos) {
-      out.emplace_back(item);
-      continue;
-    }
-    const auto dash = item.find('-', open), close = item.find(']', open);
-    if (dash == std::string_view::npos || close != item.size() - 1 || dash > close)
-      throw bad(quote_value(item) + " is not prefix[first-last]");
-    const std::string_view lo = item.substr(open + 1, dash - open - 1), hi = item.substr(dash + 1, close - dash - 1);
-    const auto a = parse_whole<unsigned long long>(lo), b = parse_whole<unsigned long long>(hi);
-    if (!a || !b || *b < *a) throw bad(quote_value(item) + " has no range of numbers");
-    // A range is a machine's nodes: one of a hundred billion names is a typo, not a machine,
-    // and would exhaust memory before anything said so.
-    if (*b - *a >= kMaxRangeNames || out.size() + (*b - *a) >= kMaxRangeNames)
-      throw bad(quote_value(item) + ": a list names at most " + std::to_string(kMaxRangeNames) + " hosts");
-    for (auto n = *a;; ++n) {
-      out.push_back(std::string(item.substr(0, open)) + padded(n, lo.size()));
-      if (n == *b) break;  // never past the end, even at the type's largest value
-    }
   }
   return out;
 }

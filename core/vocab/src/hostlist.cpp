@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 
@@ -58,16 +59,30 @@ std::string checked_name(std::string_view name, std::string_view field, const Wh
   return std::string(name);
 }
 
+// A name as written, expanded as Slurm expands it (the field names the whole entry).
+std::vector<std::string> expanded(std::string_view names, std::string_view field, const Where& at,
+                                  std::size_t already) {
+  try {
+    return expand_host_entry(names, at.file, already);
+  } catch (const InputError& e) {
+    fail(at, field, e.detail());
+  }
+}
+
 // `name` or `name:N`, shared by lists and hostfiles so both refuse `:N` for an activation alike.
-HostEntry parse_named(std::string_view entry, HostUse use, const Where& at) {
+// The name may be a Slurm range: it expands before the count applies, to each host it names
+// (n[01-02]:4 is n01:4,n02:4).
+void parse_named(std::string_view entry, HostUse use, const Where& at, std::vector<HostEntry>& out) {
   const auto colon = entry.find(':');
-  if (colon == std::string_view::npos) return {checked_name(entry, entry, at), std::nullopt};
-  if (use == HostUse::Activate)
-    fail(at, entry,
-         quote_value(entry) + ": activation cannot change slot counts, so ':N' is refused; name the node alone");
-  HostEntry host{checked_name(entry.substr(0, colon), entry, at), std::nullopt};
-  host.slots = positive_count(entry.substr(colon + 1), entry, at);
-  return host;
+  std::optional<std::uint32_t> slots;
+  if (colon != std::string_view::npos) {
+    if (use == HostUse::Activate)
+      fail(at, entry,
+           quote_value(entry) + ": activation cannot change slot counts, so ':N' is refused; name the node alone");
+    slots = positive_count(entry.substr(colon + 1), entry, at);
+  }
+  for (const auto& name : expanded(entry.substr(0, colon), entry, at, out.size()))
+    out.push_back(HostEntry{checked_name(name, entry, at), slots});
 }
 
 void parse_empty_nodes(std::string_view entry, HostUse use, HostSpec& spec, const Where& at) {
@@ -121,26 +136,29 @@ void parse_list_entry(std::string_view entry, HostUse use, const std::string& ba
                       const Where& at) {
   if (entry.starts_with('+')) return parse_plus(entry, use, spec, at);
   if (entry.starts_with("file=")) return parse_file_entry(entry, use, base_dir, spec, at);
-  spec.hosts.push_back(parse_named(entry, use, at));
+  parse_named(entry, use, at, spec.hosts);
 }
 
-// One hostfile line, comment already stripped and known non-blank.
+// One hostfile line, comment already stripped and known non-blank. Its first word may name
+// several hosts (n[01-04] slots=4): each gets the line's slot count.
 void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, const Where& at) {
   std::istringstream tokens{std::string(line)};
   std::string first;
   tokens >> first;
   if (first.starts_with('^')) {
     if (use == HostUse::NodeList) fail(at, first, "'^' exclusions are not allowed in a node list (names only)");
-    spec.excluded.push_back(checked_name(std::string_view(first).substr(1), first, at));
+    for (const auto& name : expanded(std::string_view(first).substr(1), first, at, spec.excluded.size()))
+      spec.excluded.push_back(checked_name(name, first, at));
     if (std::string extra; tokens >> extra) fail(at, extra, "unexpected " + quote_value(extra) + " after an exclusion");
     return;
   }
-  HostEntry host = parse_named(first, use, at);
-  std::optional<std::uint32_t> slots = host.slots;
+  const std::size_t named_from = spec.hosts.size();
+  parse_named(first, use, at, spec.hosts);
+  std::optional<std::uint32_t> slots = spec.hosts[named_from].slots;
   for (std::string token; tokens >> token;) {
     const std::string_view t = token;
     if (t.starts_with("slots=")) {
-      if (slots) fail(at, t, "slot count given twice for " + quote_value(host.name));
+      if (slots) fail(at, t, "slot count given twice for " + quote_value(first));
       slots = positive_count(t.substr(6), t, at);
     } else if (t.starts_with("max_slots=")) {
       positive_count(t.substr(10), t, at);  // validated for typos, but no use here
@@ -150,8 +168,8 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
   }
   // An activation starts daemons on nodes it already holds; their slot counts are fixed, so a
   // hostfile shared with --hostfile may carry slots= and they are simply not used.
-  host.slots = use == HostUse::Activate ? std::nullopt : slots;
-  spec.hosts.push_back(std::move(host));
+  for (auto host = spec.hosts.begin() + static_cast<std::ptrdiff_t>(named_from); host != spec.hosts.end(); ++host)
+    host->slots = use == HostUse::Activate ? std::nullopt : slots;
 }
 
 }  // namespace
@@ -159,15 +177,11 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
 HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view origin, const std::string& base_dir) {
   const Where at{std::string(origin), 0};
   HostSpec spec;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    const auto raw = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+  // Commas inside brackets belong to a range (n[01-08,12]), not to the list.
+  for (const auto raw : split_host_list(text)) {
     const auto entry = trim(raw);
     if (entry.empty()) fail(at, "", "empty entry in host list " + quote_value(text));
     parse_list_entry(entry, use, base_dir, spec, at);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   return spec;
 }

@@ -4,6 +4,7 @@
 
 #include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/hostlist.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
@@ -55,6 +56,16 @@ Pending pending_of(const Origin& origin, const AllocRequest& req, const Principa
   for (const auto& item : req.info.items)
     if (item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP) p.passed_on.items.push_back(item);
   return p;
+}
+
+// The same nodes however written: a release naming "n[01-02]:4" names the pool's "n01:4,n02:4".
+bool same_node_list(const std::string& written, const std::string& held) {
+  if (written == held) return true;
+  try {
+    return format_host_list(parse_host_list(written, HostUse::NodeList, "PMIX_ALLOC_NODE_LIST").hosts) == held;
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 }  // namespace
@@ -109,7 +120,8 @@ Live* Scheduler::owned(const Origin& origin, const InfoList& info, const Princip
 void Scheduler::on_release(const Origin& origin, const AllocRequest& req, const Principal& requestor) {
   Live* live = owned(origin, req.info, requestor);
   if (!live) return;
-  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST); list && *list != pool_.node_list(live->slots))
+  if (const auto* list = req.info.get<std::string>(key::ALLOC_NODE_LIST);
+      list && !same_node_list(*list, pool_.node_list(live->slots)))
     return answer(origin, Status::ErrNotSupported);  // a session cannot shrink; release all of it
   InfoList directives;
   directives.add(key::SESSION_TERMINATE, true);

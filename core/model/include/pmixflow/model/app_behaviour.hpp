@@ -49,7 +49,7 @@ constexpr bool ends_a_process(int signal) {
   return true;
 }
 
-// "n02,n05" as names, empty ones left out.
+// "n02,n05" or "n[02,05]" as names (Slurm ranges expanded), empty ones left out.
 std::vector<std::string> split_names(std::string_view list);
 
 // Whether the app's executable cannot start on `node` (a node name).

@@ -35,13 +35,16 @@ struct HostSpec {
   bool operator==(const HostSpec&) const = default;
 };
 
-// Parses a comma-separated list. `file=PATH` entries are read as hostfiles (relative paths
-// against `base_dir`). Throws InputError naming `origin` (or the hostfile and its line).
+// Parses a comma-separated list. A name may be a Slurm range (n[01-04], expanded by
+// expand_host_entry; a `:N` after it applies to each host). `file=PATH` entries are read as
+// hostfiles (relative paths against `base_dir`). Throws InputError naming `origin` (or the
+// hostfile and its line).
 HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view origin = "host list",
                          const std::string& base_dir = "");
 
-// Parses a hostfile: one host per line, `slots=N` / `max_slots=N` after the name, `#`
-// comments, blank lines, `^host` exclusions. For Activate, slots are read and ignored.
+// Parses a hostfile: one host (or one Slurm range of hosts) per line, `slots=N` /
+// `max_slots=N` after it, `#` comments, blank lines, `^host` exclusions. For Activate, slots
+// are read and ignored.
 HostSpec parse_hostfile(const std::string& path, HostUse use);
 
 // Merges `more` into `into` (a PMIX_HOST list plus a PMIX_HOSTFILE).
