@@ -31,7 +31,9 @@ World::World(const Cluster& cluster, Machine machine, WorldOptions options, log:
   daemons_.resize(cluster_.size());
 }
 
-World::~World() = default;
+World::~World() {
+  if (triggers_ && log_) log_->detach(*triggers_);  // the log outlives the world: it ends after it
+}
 
 void World::add_party(Address address, std::string name, sg4::Host* host, RoleFactory factory,
                       std::vector<std::pair<double, bool>> schedule) {

@@ -203,6 +203,15 @@ void EventLog::attach(EventSink& sink) {
   if (sink.records_log()) counted_ |= kinds;
 }
 
+void EventLog::detach(const EventSink& sink) {
+  std::erase_if(sinks_, [&sink](const Attached& a) { return a.sink == &sink; });
+  wanted_ = counted_ = KindSet{};
+  for (const auto& a : sinks_) {
+    wanted_ |= a.kinds;
+    if (a.sink->records_log()) counted_ |= a.kinds;
+  }
+}
+
 void EventLog::begin() {
   for (auto& a : sinks_) a.sink->begin(header_);
 }

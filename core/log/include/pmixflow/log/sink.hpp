@@ -92,6 +92,9 @@ class EventLog {
  public:
   explicit EventLog(LogHeader header) : header_(std::move(header)) {}
   void attach(EventSink& sink);  // before begin()
+  // A sink that goes before the log ends (the simulator's fault triggers, with its world) says
+  // so: the closing line is not handed to it.
+  void detach(const EventSink& sink);
   void begin();
   bool wants(EventKind kind) const { return wanted_[static_cast<std::size_t>(kind)]; }
   void write(const EventView& e);
