@@ -150,7 +150,8 @@ void RunOptions::add_policy(CLI::App& app) {
 
 void RunOptions::add_outputs(CLI::App& app) {
   auto* out = app.add_option("--out", in_.outputs.dir,
-                             "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json (created if missing).");
+                             "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json, and DIR/recorded.csv with "
+                             "--compare-recorded (DIR is created if missing).");
   auto* level = app.add_option_function<std::string>(
                        "--events",
                        [this](const std::string& v) {
