@@ -64,12 +64,13 @@ std::string spread(double mean, const Percentiles& p, Show show) {
 
 void metric_lines(std::ostream& out, const Metrics& m) {
   // Without a job that ran there is no wait, slowdown, utilisation nor makespan to speak of.
-  if (!m.wait_percentiles || !m.slowdown_percentiles) return;
-  const auto measure = [](double v) { return significant(v); };
-  out << "  wait: " << spread(m.mean_wait_s, *m.wait_percentiles, human_duration) << ", max "
-      << human_duration(m.max_wait_s) << "\n";
-  out << "  bounded slowdown: " << spread(m.mean_bounded_slowdown, *m.slowdown_percentiles, measure) << "\n";
-  out << "  utilization " << significant(m.utilization) << ", makespan " << human_duration(m.makespan_s) << "\n";
+  if (m.wait_percentiles && m.slowdown_percentiles) {
+    const auto measure = [](double v) { return significant(v); };
+    out << "  wait: " << spread(m.mean_wait_s, *m.wait_percentiles, human_duration) << ", max "
+        << human_duration(m.max_wait_s) << "\n";
+    out << "  bounded slowdown: " << spread(m.mean_bounded_slowdown, *m.slowdown_percentiles, measure) << "\n";
+    out << "  utilization " << significant(m.utilization) << ", makespan " << human_duration(m.makespan_s) << "\n";
+  }
   if (m.preemptions > 0)
     out << "  preemptions: " << grouped(m.preemptions) << ", " << significant(m.lost_cpu_s) << " cpu-s of work lost\n";
 }
