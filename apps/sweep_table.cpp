@@ -18,7 +18,8 @@ constexpr const char* kExitFile = "exit_status";
 
 // summary.json's metrics, in sweep.csv's order: simulated figures only, so that two sweeps of
 // the same spec agree on every column whatever machine ran them (wall_s stays in the run's own
-// summary.json). A path with a dot reads a nested key.
+// summary.json). A path with a dot reads a nested key. Columns added later (the percentiles)
+// come last, so that a reader of the older columns finds them where they were.
 const std::vector<std::string>& metric_columns() {
   static const std::vector<std::string> columns{"jobs",
                                                 "rejected",
@@ -37,7 +38,13 @@ const std::vector<std::string>& metric_columns() {
                                                 "bytes",
                                                 "nodes",
                                                 "slots_per_node",
-                                                "end"};
+                                                "end",
+                                                "p50_wait_s",
+                                                "p90_wait_s",
+                                                "p99_wait_s",
+                                                "p50_bounded_slowdown",
+                                                "p90_bounded_slowdown",
+                                                "p99_bounded_slowdown"};
   return columns;
 }
 
@@ -52,7 +59,9 @@ std::string cell(const json& summary, const std::string& path) {
     if (dot == std::string::npos) break;
     from = dot + 1;
   }
-  // Numbers as the summary holds them (the shortest text that reads back the same double).
+  // Numbers as the summary holds them (the shortest text that reads back the same double); a
+  // null (a percentile of no job) is an empty cell, as pandas reads a missing value.
+  if (at->is_null()) return "";
   return at->is_string() ? at->get<std::string>() : at->is_primitive() ? at->dump() : "";
 }
 

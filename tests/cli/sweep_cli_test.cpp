@@ -30,6 +30,12 @@ TEST(SweepCli, AStudyRunsEveryCombinationAndTablesItsMetrics) {
             (std::vector<std::string>{"run", "policy", "trace", "seed", "state"}));
   for (const char* metric : {"jobs", "mean_wait_s", "mean_bounded_slowdown", "utilization", "makespan_s"})
     EXPECT_NE(column(csv, metric), 0u);
+  // The percentiles came later: they follow every older column, whose places do not move.
+  const std::vector<std::string> last_columns(csv[0].end() - 7, csv[0].end());
+  EXPECT_EQ(last_columns,
+            (std::vector<std::string>{"end", "p50_wait_s", "p90_wait_s", "p99_wait_s", "p50_bounded_slowdown",
+                                      "p90_bounded_slowdown", "p99_bounded_slowdown"}));
+  EXPECT_LE(std::stod(csv[1][column(csv, "p50_wait_s")]), std::stod(csv[1][column(csv, "p99_wait_s")]));
   for (const auto& cell : csv[0]) EXPECT_NE(cell, "wall_s");  // wall-clock: not comparable between sweeps
   std::set<std::string> combos;
   for (std::size_t i = 1; i < csv.size(); ++i) {

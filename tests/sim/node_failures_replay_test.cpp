@@ -109,7 +109,7 @@ TEST(RandomNodeFailures, NodesFailAndReturnAndTheSummaryCountsTheWorkTheirJobsLo
   EXPECT_EQ(run.summary["final_states"].value("COMPLETED_KILLED", 0u), again.killed);
   // Every request was still answered: granted, or refused while the machine was too small.
   EXPECT_EQ(run.summary["expectations"]["failed"], 0);
-  EXPECT_NE(run.terminal.find("node failures " + std::to_string(f["node_failures"].get<std::size_t>()) + " ("),
+  EXPECT_NE(run.terminal.find("node failures: " + std::to_string(f["node_failures"].get<std::size_t>()) + " ("),
             std::string::npos)
       << run.terminal;
   EXPECT_EQ(json::parse(run.report_summary), run.summary);  // the report rebuilds it from the log alone

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 
 #include "pmixflow/vocab/json_text.hpp"
 
@@ -35,10 +36,24 @@ std::string_view final_state(const RequestFate& f) {
   return "REJECTED";
 }
 
+double nearest_rank(const std::vector<double>& sorted, unsigned percent) {
+  if (sorted.empty() || percent == 0 || percent > 100) throw std::invalid_argument("nearest_rank: no such rank");
+  // The rank is ceil(percent/100 x n), in whole numbers: 0.9 x 10 in doubles is not 9.
+  const std::size_t rank = (percent * sorted.size() + 99) / 100;
+  return sorted[rank - 1];
+}
+
+std::optional<Percentiles> percentiles(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  return Percentiles{nearest_rank(values, 50), nearest_rank(values, 90), nearest_rank(values, 99)};
+}
+
 Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources) {
   Metrics m;
   double first_submit = std::numeric_limits<double>::infinity(), last_end = 0;
   double wait_sum = 0, slowdown_sum = 0, work = 0;
+  std::vector<double> waits, slowdowns;
   for (const auto& j : jobs) {
     first_submit = std::min(first_submit, j.submitted);
     m.preemptions += j.preemptions;
@@ -49,9 +64,12 @@ Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources) {
     const double wait = j.started - j.submitted;
     const double run = j.finished - j.started;
     ++m.jobs;
+    const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
     wait_sum += wait;
+    waits.push_back(wait);
     m.max_wait_s = std::max(m.max_wait_s, wait);
-    slowdown_sum += std::max(1.0, (wait + run) / std::max(run, 10.0));
+    slowdown_sum += slowdown;
+    slowdowns.push_back(slowdown);
     // What it held, as evalys counts it: the resources jobs.csv lists for it.
     work += run * static_cast<double>(j.allocated_count);
     last_end = std::max(last_end, j.finished);
@@ -59,6 +77,8 @@ Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources) {
   if (m.jobs == 0) return m;
   m.mean_wait_s = wait_sum / static_cast<double>(m.jobs);
   m.mean_bounded_slowdown = slowdown_sum / static_cast<double>(m.jobs);
+  m.wait_percentiles = percentiles(std::move(waits));
+  m.slowdown_percentiles = percentiles(std::move(slowdowns));
   m.makespan_s = last_end - first_submit;
   if (resources > 0 && m.makespan_s > 0) m.utilization = work / (static_cast<double>(resources) * m.makespan_s);
   return m;

@@ -46,7 +46,4 @@ nlohmann::json summary(const Pieces& p);
 std::string summary_text(const Pieces& p);
 std::string failures_text(const Expectations& e, const std::string& file);
 
-// "1.27 ms", "208 us", "58.0529 s".
-std::string fmt_seconds(double s);
-
 }  // namespace pmixflow::report_detail

@@ -1,10 +1,13 @@
 // The run for people, on a terminal: the machine, then a replay's metrics or a scenario's
-// calls with their answers, then the expectations.
+// calls with their answers, then the expectations. Only the lines that say something about
+// this run: a count of nothing is left out (a trace has no expectations to report), a figure
+// is in a person's units (human_text.hpp), and what summary.json holds for a study is here too.
 #include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/vocab/human_text.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 #include "report_parts.hpp"
 
@@ -17,41 +20,73 @@ double stat(const std::optional<RunEnd>& end, const char* key) {
   return it != end->stats.end() && it->is_number() ? it->get<double>() : 0;
 }
 
-// "4 COMPLETED_SUCCESSFULLY, 1 CANCELLED": every request by its final state in jobs.csv.
-std::string states_line(const Metrics& m) {
+std::uint64_t count_stat(const std::optional<RunEnd>& end, const char* key) {
+  return static_cast<std::uint64_t>(stat(end, key));
+}
+
+// "4 COMPLETED_SUCCESSFULLY, 1 CANCELLED", "2 runtime < 0": a count per name, as summary.json
+// has them.
+std::string counts_line(const std::map<std::string, std::size_t>& counts) {
   std::string out;
-  for (const auto& [state, count] : m.final_states)
-    out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + state;
+  for (const auto& [name, count] : counts) out += (out.empty() ? "" : ", ") + grouped(count) + " " + name;
   return out.empty() ? "none" : out;
 }
 
 // Said only when something failed: a run without failures has nothing to add.
 void failure_line(std::ostream& out, const FailureFigures& f) {
   if (f.node_failures == 0 && f.jobs_killed == 0) return;
-  out << "  node failures " << f.node_failures << " (" << f.node_repairs << " repaired), jobs killed " << f.jobs_killed
-      << ", work lost " << f.lost_cpu_s << " cpu-s\n";
+  out << "  node failures: " << grouped(f.node_failures) << " (" << grouped(f.node_repairs) << " repaired), "
+      << counted(f.jobs_killed, "job") << " killed, " << significant(f.lost_cpu_s) << " cpu-s of work lost\n";
 }
 
-void replay_lines(std::ostream& out, const Pieces& p) {
+// "jobs: 140 run, 8 rejected (...)", then what the trace had that was not run, or was put
+// right, when it had any.
+void jobs_lines(std::ostream& out, const Pieces& p) {
   const Metrics& m = p.metrics;
+  out << "  jobs: " << grouped(m.jobs) << " run";
+  if (m.rejected > 0) out << ", " << grouped(m.rejected) << " rejected";
+  out << " (" << counts_line(m.final_states) << ")\n";
   std::size_t skipped = 0;
   for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
-  out << "  jobs: " << m.jobs << " run, " << m.rejected << " rejected, " << skipped << " skipped in the trace ("
-      << states_line(m) << ")\n";
+  if (skipped > 0)
+    out << "  skipped in the trace: " << counted(skipped, "job line") << " (" << counts_line(p.run.skipped_by_reason)
+        << ")\n";
   // --lenient's repairs, on the terminal as in summary.json: the run is not the file as written.
-  if (!p.run.repaired_by_reason.empty()) {
-    out << "  trace lines repaired (--lenient):";
-    std::string sep = " ";
-    for (const auto& [repair, count] : p.run.repaired_by_reason) {
-      out << sep << count << " " << repair;
-      sep = ", ";
-    }
-    out << "\n";
+  if (!p.run.repaired_by_reason.empty())
+    out << "  trace lines repaired (--lenient): " << counts_line(p.run.repaired_by_reason) << "\n";
+}
+
+// "mean 1 h 47 min, p50 12 min, p90 5 h 3 min, p99 1 d 2 h"
+template <typename Show>
+std::string spread(double mean, const Percentiles& p, Show show) {
+  return "mean " + show(mean) + ", p50 " + show(p.p50) + ", p90 " + show(p.p90) + ", p99 " + show(p.p99);
+}
+
+void metric_lines(std::ostream& out, const Metrics& m) {
+  // Without a job that ran there is no wait, slowdown, utilisation nor makespan to speak of.
+  if (m.wait_percentiles && m.slowdown_percentiles) {
+    const auto measure = [](double v) { return significant(v); };
+    out << "  wait: " << spread(m.mean_wait_s, *m.wait_percentiles, human_duration) << ", max "
+        << human_duration(m.max_wait_s) << "\n";
+    out << "  bounded slowdown: " << spread(m.mean_bounded_slowdown, *m.slowdown_percentiles, measure) << "\n";
+    out << "  utilization " << significant(m.utilization) << ", makespan " << human_duration(m.makespan_s) << "\n";
   }
-  out << std::setprecision(6) << "  mean wait " << m.mean_wait_s << " s (max " << m.max_wait_s
-      << " s), mean bounded slowdown " << m.mean_bounded_slowdown << ", utilization " << m.utilization << ", makespan "
-      << m.makespan_s << " s\n";
-  if (m.preemptions > 0) out << "  preemptions " << m.preemptions << ", work lost " << m.lost_cpu_s << " cpu-s\n";
+  if (m.preemptions > 0)
+    out << "  preemptions: " << grouped(m.preemptions) << ", " << significant(m.lost_cpu_s) << " cpu-s of work lost\n";
+}
+
+// summary.json's "recorded", for people; said also when no job could be compared.
+void recorded_line(std::ostream& out, const Pieces& p) {
+  if (!p.run.compare_recorded) return;
+  out << "  recorded waits (--compare-recorded): ";
+  if (!p.recorded) {
+    out << "no job to compare (none ran with a recorded wait)\n";
+    return;
+  }
+  const RecordedComparison& r = *p.recorded;
+  out << counted(r.jobs_compared, "job") << " compared; mean recorded wait " << human_duration(r.mean_recorded_wait_s)
+      << ", mean absolute deviation " << human_duration(r.mean_abs_deviation_s) << ", correlation "
+      << significant(r.correlation) << ", " << significant(r.share_within_10_min * 100) << " % within 10 min\n";
 }
 
 // The allocation id an answer named, if it did.
@@ -69,13 +104,38 @@ void call_lines(std::ostream& out, const Pieces& p) {
   for (const CallRecord* c : p.calls.by_requestor()) {
     out << "    " << std::left << std::setw(10) << c->corr << std::setw(26) << c->what << " via " << std::setw(14)
         << c->via << " -> "
-        << (c->answered      ? status_name(c->status) + " after " + fmt_seconds(*c->answered - c->sent)
-            : c->caller_gone ? "none: its requestor exited " + fmt_seconds(*c->caller_gone - c->sent) + " later"
+        << (c->answered      ? status_name(c->status) + " after " + human_duration(*c->answered - c->sent)
+            : c->caller_gone ? "none: its requestor exited " + human_duration(*c->caller_gone - c->sent) + " later"
                              : std::string("NO ANSWER"));
     if (const auto alloc = alloc_of(c->answer_info()); !alloc.empty()) out << " (" << alloc << ")";
     out << "\n";
   }
-  out << "  allocation requests: " << states_line(p.metrics) << "\n";
+  out << "  allocation requests: " << counts_line(p.metrics.final_states) << "\n";
+}
+
+// How long the run took and what it cost the environment, from the log's closing line.
+void run_line(std::ostream& out, const Pieces& p) {
+  const std::string tail = counted(count_stat(p.end, "messages"), "message") + ", " +
+                           counted(count_stat(p.end, "daemons_started"), "daemon") + " started; policy " +
+                           p.run.policy + "\n";
+  if (p.end && p.run.env == "sim")
+    out << "  simulated " << human_duration(stat(p.end, "sim_time_s")) << " in "
+        << human_duration(stat(p.end, "wall_s")) << " wall; " << tail;
+  else if (p.end)
+    out << "  ran " << human_duration(stat(p.end, "scenario_time_s")) << " of scenario time in "
+        << human_duration(stat(p.end, "wall_s")) << " wall (speed " << significant(stat(p.end, "speed")) << "); "
+        << counted(count_stat(p.end, "processes_started"), "process", "processes") << ", " << tail;
+  else
+    out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
+}
+
+// Said when the run had something to check, or a call went unanswered: a trace has nothing.
+void expectations_line(std::ostream& out, const Expectations& e) {
+  if (e.checked == 0 && e.failures.empty() && e.abandoned == 0) return;
+  out << "  expectations: " << grouped(e.checked) << " checked, " << grouped(e.failures.size()) << " failed";
+  if (e.unanswered) out << " (" << counted(e.unanswered, "call") << " never answered)";
+  if (e.abandoned) out << "; " << grouped(e.abandoned) << " abandoned by a requestor that exited";
+  out << "\n";
 }
 
 }  // namespace
@@ -84,33 +144,20 @@ std::string summary_text(const Pieces& p) {
   std::ostringstream out;
   out << "pmixflow " << p.run.env << ": " << p.run.workload() << "\n";
   if (!p.run.description.empty()) out << "  " << p.run.description << "\n";
-  out << "  machine: " << p.run.platform << "; " << p.run.nodes << " compute nodes of " << p.run.slots_per_node
-      << " slots (" << p.run.topology << "), head " << p.run.head << "\n";
+  out << "  machine: " << p.run.platform << "; " << counted(p.run.nodes, "compute node") << " of "
+      << counted(p.run.slots_per_node, "slot") << " (" << p.run.topology << "), head " << p.run.head << "\n";
   if (p.run.total_slots() > 0)
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
-  if (p.end && p.run.env == "sim")
-    out << "  simulated " << fmt_seconds(stat(p.end, "sim_time_s")) << " in " << fmt_seconds(stat(p.end, "wall_s"))
-        << " wall; " << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
-        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
-        << "\n";
-  else if (p.end)
-    out << "  ran " << fmt_seconds(stat(p.end, "scenario_time_s")) << " of scenario time in "
-        << fmt_seconds(stat(p.end, "wall_s")) << " wall (speed " << stat(p.end, "speed") << "); "
-        << static_cast<std::uint64_t>(stat(p.end, "processes_started")) << " processes, "
-        << static_cast<std::uint64_t>(stat(p.end, "messages")) << " messages, "
-        << static_cast<std::uint64_t>(stat(p.end, "daemons_started")) << " daemons started; policy " << p.run.policy
-        << "\n";
-  else
-    out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
-  if (!p.run.trace.empty())
-    replay_lines(out, p);
-  else
+  run_line(out, p);
+  if (!p.run.trace.empty()) {
+    jobs_lines(out, p);
+    metric_lines(out, p.metrics);
+    recorded_line(out, p);
+  } else {
     call_lines(out, p);
+  }
   failure_line(out, p.failures);
-  out << "  expectations: " << p.expectations.checked << " checked, " << p.expectations.failures.size() << " failed";
-  if (p.expectations.unanswered) out << " (" << p.expectations.unanswered << " calls never answered)";
-  if (p.expectations.abandoned) out << "; " << p.expectations.abandoned << " abandoned by a requestor that exited";
-  out << "\n";
+  expectations_line(out, p.expectations);
   return out.str();
 }
 

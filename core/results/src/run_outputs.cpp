@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 
 namespace pmixflow {
 namespace {
@@ -68,8 +69,8 @@ int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostrea
     if (file_ || !written.empty()) {
       to << "  outputs: ";
       if (file_)
-        to << (file_->path() == "-" ? "the event log on standard output" : file_->path()) << " (" << log_.events()
-           << " events)" << (written.empty() ? "" : ", ");
+        to << (file_->path() == "-" ? "the event log on standard output" : file_->path()) << " ("
+           << counted(log_.events(), "event") << ")" << (written.empty() ? "" : ", ");
       to << written << "\n";
     }
     to << report.failures_text;

@@ -1,7 +1,4 @@
 // summary.json: the run, its metrics, and for a scenario every call and allocation.
-#include <iomanip>
-#include <sstream>
-
 #include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 #include "report_parts.hpp"
@@ -85,6 +82,18 @@ json resources_json(const RunInfo& run) {
   return r;
 }
 
+// p50/p90/p99 of waits and of bounded slowdowns, null when no job ran (a mean of nothing is
+// 0, but no job had a 0 wait to be its median).
+void add_percentiles(json& s, const Metrics& m) {
+  const auto put = [&s](const std::optional<Percentiles>& p, const std::string& metric) {
+    s["p50_" + metric] = p ? json(p->p50) : json(nullptr);
+    s["p90_" + metric] = p ? json(p->p90) : json(nullptr);
+    s["p99_" + metric] = p ? json(p->p99) : json(nullptr);
+  };
+  put(m.wait_percentiles, "wait_s");
+  put(m.slowdown_percentiles, "bounded_slowdown");
+}
+
 void add_replay(json& s, const Pieces& p) {
   std::size_t skipped = 0;
   for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
@@ -132,6 +141,7 @@ json summary(const Pieces& p) {
            {"failed", p.expectations.failures.size()},
            {"abandoned", p.expectations.abandoned},
            {"failures", p.expectations.failures}}}};
+  add_percentiles(s, m);
   // The environment's own figures, as the closing line gives them (a cut log has none).
   if (p.end) {
     for (const auto& [key, value] : p.end->stats.items()) s[key] = value;
@@ -167,18 +177,6 @@ Expectations check_expectations(const CallLedger& calls) {
                             {"got", status_name(c->status)}});
   }
   return e;
-}
-
-std::string fmt_seconds(double s) {
-  std::ostringstream o;
-  o << std::setprecision(3);
-  if (s < 1e-3)
-    o << s * 1e6 << " us";
-  else if (s < 1)
-    o << s * 1e3 << " ms";
-  else
-    o << std::setprecision(6) << s << " s";
-  return o.str();
 }
 
 }  // namespace pmixflow::report_detail

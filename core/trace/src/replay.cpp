@@ -6,6 +6,7 @@
 #include <random>
 
 #include "pmixflow/model/app_behaviour.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 #include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/timespec.hpp"
 
@@ -34,7 +35,7 @@ Scenario replay_scenario(const SwfTrace& trace, const ReplayOptions& options) {
   Scenario sc;
   sc.origin = trace.path;
   sc.name = trace.path.substr(trace.path.find_last_of('/') + 1);
-  sc.description = "SWF replay: " + std::to_string(trace.jobs.size()) + " jobs";
+  sc.description = "SWF replay: " + counted(trace.jobs.size(), "job");
   sc.dvm = "all";
   sc.policy = options.policy;
   sc.time_origin = options.warm_up;

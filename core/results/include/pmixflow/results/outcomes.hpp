@@ -65,17 +65,32 @@ struct RequestFate {
 
 std::string_view final_state(const RequestFate& fate);
 
+// Nearest-rank percentiles: the smallest value with at least p % of the values at or below it,
+// always one of the values (no interpolation), so that a p50 wait is a wait some job had.
+struct Percentiles {
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+};
+
+// `sorted` ascending and not empty; `percent` in 1..100.
+double nearest_rank(const std::vector<double>& sorted, unsigned percent);
+// Sorts `values`; nothing when there are none.
+std::optional<Percentiles> percentiles(std::vector<double> values);
+
 struct Metrics {
   std::size_t jobs = 0;                             // jobs that ran to their end: the means are over them
   std::size_t rejected = 0;                         // final state REJECTED
   std::map<std::string, std::size_t> final_states;  // how many of each
   double mean_wait_s = 0;
   double max_wait_s = 0;
-  double mean_bounded_slowdown = 0;  // max(1, (wait + run) / max(run, 10))
-  double utilization = 0;            // sum(run * allocated resources) / (resources * makespan)
-  double makespan_s = 0;             // last end - first submit
-  std::size_t preemptions = 0;       // sessions terminated to make room (their jobs requeued)
-  double lost_cpu_s = 0;             // work those sessions lost: sum of run time x cpus
+  double mean_bounded_slowdown = 0;                 // max(1, (wait + run) / max(run, 10))
+  std::optional<Percentiles> wait_percentiles;      // over the same jobs as the means; none when no job ran
+  std::optional<Percentiles> slowdown_percentiles;  // of the bounded slowdown
+  double utilization = 0;                           // sum(run * allocated resources) / (resources * makespan)
+  double makespan_s = 0;                            // last end - first submit
+  std::size_t preemptions = 0;                      // sessions terminated to make room (their jobs requeued)
+  double lost_cpu_s = 0;                            // work those sessions lost: sum of run time x cpus
 };
 
 Metrics compute_metrics(const JobOutcomes& jobs, std::uint64_t resources);
