@@ -5,6 +5,8 @@
 #   include/pmixflow/policies/*.hpp         the policy interface: all a policy library needs
 #   share/cmake/pmixflow/, share/pkgconfig/ find_package(pmixflow) -> pmixflow::policy; pkg-config
 #   share/pmixflow/topologies, traces       the shipped node shapes (the default one) and scenarios
+#   share/man/man1/                         pages made from --help by help2man
+#   share/bash-completion/completions/      made from the option tables by `pmixflow --completion bash`
 #   share/doc/pmixflow/examples/policies/   the example policy, buildable against the prefix
 #
 # No library of pmixflow is installed: a policy library links none (the interface is inline or
@@ -52,3 +54,36 @@ install(DIRECTORY traces/ DESTINATION ${CMAKE_INSTALL_DATADIR}/pmixflow/traces F
                                                                                             PATTERN "*.swf")
 install(FILES examples/policies/CMakeLists.txt examples/policies/README.md examples/policies/smallest_first.cpp
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/policies)
+
+# --- man pages and completion, made from the built programs --------------------------------
+# Run at build time: a sanitizer build's leak check has nothing to say about printing help.
+set(run_built ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0 QT_QPA_PLATFORM=offscreen)
+set(completion ${PROJECT_BINARY_DIR}/share/bash-completion/completions/pmixflow)
+add_custom_command(OUTPUT ${completion}
+                   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/share/bash-completion/completions
+                   COMMAND ${run_built} sh -c "\"$0\" --completion bash >\"$1\"" $<TARGET_FILE:pmixflow> ${completion}
+                   DEPENDS pmixflow VERBATIM COMMENT "Making the bash completion of pmixflow")
+add_custom_target(pmixflow_completion ALL DEPENDS ${completion})
+install(FILES ${completion} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+
+find_program(HELP2MAN help2man)
+set(pages "")
+function(pmixflow_man_page program help_option name)
+  set(page ${PROJECT_BINARY_DIR}/share/man/man1/${program}.1)
+  add_custom_command(OUTPUT ${page}
+                     COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/share/man/man1
+                     COMMAND ${run_built} ${HELP2MAN} --no-info --help-option=${help_option} --version-option=--version
+                             --section=1 "--name=${name}" --output=${page} $<TARGET_FILE:${program}>
+                     DEPENDS ${program} VERBATIM COMMENT "Making the man page of ${program} with help2man")
+  set(pages ${pages} ${page} PARENT_SCOPE)
+endfunction()
+if(HELP2MAN)
+  pmixflow_man_page(pmixflow --help-all "the PMIx allocation flow, simulated on SimGrid or emulated on OpenPMIx")
+  if(TARGET pmixflow-view)
+    pmixflow_man_page(pmixflow-view --help "show a pmixflow run from its event log")
+  endif()
+  add_custom_target(pmixflow_man_pages ALL DEPENDS ${pages})
+  install(FILES ${pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(STATUS "help2man not found: no man pages are made or installed (scripts/setup.sh installs help2man)")
+endif()
