@@ -1,4 +1,4 @@
-# What `cmake --install` puts under the prefix:
+# What `cmake --install` puts under the prefix, and the Debian package made of it (cpack -G DEB):
 #
 #   bin/pmixflow, bin/pmixflow-view         the programs people run
 #   libexec/pmixflow/pmixflow-party, -job   what `pmixflow emul` starts (install_layout.hpp)
@@ -87,3 +87,18 @@ if(HELP2MAN)
 else()
   message(STATUS "help2man not found: no man pages are made or installed (scripts/setup.sh installs help2man)")
 endif()
+
+# --- the Debian package: cpack -G DEB in the build directory --------------------------------
+# Installed under /usr; its Depends are read from the binaries by dpkg-shlibdeps (dpkg-dev).
+set(PMIXFLOW_DEB_MAINTAINER "pmixflow maintainers <maintainers@invalid>"
+    CACHE STRING "Maintainer field of the Debian package made by cpack -G DEB")
+set(CPACK_PACKAGE_NAME pmixflow)
+set(CPACK_PACKAGE_CONTACT "${PMIXFLOW_DEB_MAINTAINER}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "PMIx allocation flow (RM <-> scheduler): SimGrid simulator and OpenPMIx emulator")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+include(CPack)
