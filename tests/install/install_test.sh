@@ -26,7 +26,8 @@ step() {
 
 step "install" "$cmake" --install "$build" --prefix "$prefix"
 
-first=$("$pmixflow" --version | head -n 1)
+version_text=$("$pmixflow" --version) || fail "--version failed"
+first=${version_text%%$'\n'*}
 [[ $first =~ ^pmixflow\ ${version//./\\.}( \(git [0-9a-f]+, [0-9-]+\))?$ ]] \
   || fail "--version says '$first', not pmixflow $version"
 
@@ -86,5 +87,7 @@ complete_words() {
 }
 [[ $(complete_words pmixflow si) == sim ]] || fail "'pmixflow si' does not complete to sim"
 [[ $(complete_words pmixflow sim --events s) == state ]] || fail "'--events s' does not complete to state"
-complete_words pmixflow sim --policy e | grep -qx easy || fail "--policy does not complete built-in names"
+# Not piped into grep -q: under pipefail, grep leaving early fails the pipeline.
+policies=$(complete_words pmixflow sim --policy e)
+grep -qx easy <<<"$policies" || fail "--policy does not complete built-in names: $policies"
 echo "install test: the prefix works"
