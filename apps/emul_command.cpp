@@ -1,7 +1,7 @@
 // `pmixflow emul`: a scenario or a trace on real OpenPMIx processes of this machine. What the
 // run is comes from RunOptions, shared with `pmixflow sim`; the emulated machine and the
 // emulation's own knobs are this command's. Each party runs `pmixflow-party`, and each job
-// process `pmixflow-job`, both found beside `pmixflow`.
+// process `pmixflow-job`, both found beside `pmixflow` or in PREFIX/libexec/pmixflow.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "install_layout.hpp"
 #include "number_options.hpp"
 #include "pmixflow/emul/emulation.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -27,12 +28,13 @@ uid_t user_id(const std::string& who) {
   throw InputError("--allow-user", 0, "--allow-user", "no user " + quote_value(who) + " on this machine");
 }
 
-// A program installed beside `pmixflow`.
-std::string beside(const std::filesystem::path& self, const char* program, const char* what) {
-  const std::filesystem::path p = self.parent_path() / program;
-  if (!std::filesystem::is_regular_file(p))
-    throw InputError(p.string(), 0, "", std::string(what) + " is not beside pmixflow (build target " + program + ")");
-  return p.string();
+// A program shipped with `pmixflow`: beside it in the build tree, in PREFIX/libexec/pmixflow installed.
+std::string shipped_program(const std::string& program, const char* what) {
+  if (const auto found = find_program_file(program)) return found->string();
+  const auto places = program_places(program);
+  throw InputError(places.front().string(), 0, "",
+                   std::string(what) + " is neither beside pmixflow nor in " + places.back().parent_path().string() +
+                       " (build target " + program + ")");
 }
 
 class EmulCommand final : public Command {
@@ -47,9 +49,8 @@ class EmulCommand final : public Command {
     return guarded([&] {
       options_.machine.node_shape = shape_.finish();
       for (const auto& u : allow_) options_.allow.push_back(user_id(u));
-      const auto self = std::filesystem::read_symlink("/proc/self/exe");
-      options_.program = beside(self, "pmixflow-party", "the parties' program");
-      options_.payload = beside(self, "pmixflow-job", "the job payload");
+      options_.program = shipped_program("pmixflow-party", "the parties' program");
+      options_.payload = shipped_program("pmixflow-job", "the job payload");
       return emul::run_emulation(run_.finish(), options_, std::cout, std::cerr);
     });
   }

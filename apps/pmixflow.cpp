@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "exit_status.hpp"
+#include "self_description.hpp"
 
 int main(int argc, char** argv) {
   using namespace pmixflow::cli;
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   add(add_outcomes);
   add(add_events);
   add(add_sweep);
+  add_self_description(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

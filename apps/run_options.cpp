@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "install_layout.hpp"
 #include "number_options.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
@@ -184,10 +185,8 @@ void RunOptions::add_outputs(CLI::App& app) {
 }
 
 NodeShapeOptions::NodeShapeOptions() {
-  // The shipped shape when the sources are there; the same shape built in otherwise.
-  const std::string shipped = std::string(PMIXFLOW_SOURCE_DIR) + "/topologies/small-node.xml";
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(shipped, ec)) topology_ = shipped;
+  // The shipped shape, installed or in the sources; the same shape built in otherwise.
+  if (const auto shipped = find_data_file("topologies/small-node.xml")) topology_ = shipped->string();
 }
 
 void NodeShapeOptions::add_to(CLI::App& app, const std::string& nodes) {

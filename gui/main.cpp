@@ -21,9 +21,11 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "main_window.hpp"
 #include "screenshot.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -103,17 +105,16 @@ int screenshot(const QCommandLineParser& args, const RunModel& a, const RunModel
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("pmixflow-view");
-  QCommandLineParser args;
+// The command line, and the version it reports: pmixflow's, with the Qt it runs on.
+void describe(QCommandLineParser& args) {
+  const std::string version = pmixflow::version::version_text("pmixflow-view", "Qt " QT_VERSION_STR);
+  QApplication::setApplicationVersion(QString::fromStdString(version).mid(QStringLiteral("pmixflow-view ").size()));
   args.setApplicationDescription(
       "Shows a pmixflow run from its event log: the machine, the sessions, the flow of requests, the jobs over time.\n"
       "With no RUN, runs the simulator's demo and shows it. Exit status: 0 done, 1 unreadable log or unwritable "
       "picture, 2 usage error.");
   args.addHelpOption();
+  args.addVersionOption();
   args.addPositionalArgument("RUN", "A run directory (its events.jsonl) or an event log.", "[RUN]");
   args.addPositionalArgument("RUN_B", "A second run of the same workload: shows the jobs that moved.", "[RUN_B]");
   args.addOptions(
@@ -125,8 +126,18 @@ int main(int argc, char** argv) {
        {"request", "With --screenshot: select this request (its corr, e.g. alice#1): the flow shows its path.", "CORR"},
        // Not --session: QApplication takes that one for X11 session management.
        {"session-id", "With --screenshot: select this session (its id): its nodes are outlined.", "ID"}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("pmixflow-view");
+  QCommandLineParser args;
+  describe(args);
   if (!args.parse(QApplication::arguments())) return usage_error(args.errorText());
   if (args.isSet("help")) args.showHelp(0);
+  if (args.isSet("version")) args.showVersion();
   const auto runs = args.positionalArguments();
   if (runs.size() > 2) return usage_error("at most two runs, not " + QString::number(runs.size()));
   const bool shooting = args.isSet("screenshot");

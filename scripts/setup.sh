@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pmixflow needs (only the missing ones), then configures and
-# builds the tree. Idempotent: with everything present it only re-runs the (incremental) build.
+# builds the tree. Idempotent, and silent when there is nothing to do: it speaks only to install
+# a package, to configure a new build directory, or when something is built (errors go to stderr).
 #
 #   scripts/setup.sh [extra cmake -D options]
 #
@@ -40,6 +41,11 @@ packages=(
   slurmd
   slurm-client
   munge
+  # The install (cmake/packaging.cmake) and its tests (tests/install/): man pages made with
+  # help2man and read with man, the Debian package's Depends from dpkg-shlibdeps.
+  help2man
+  man-db
+  dpkg-dev
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -92,14 +98,41 @@ run_logged() {
   fi
 }
 
+# Runs the build with its output in the log; says so only once a step really builds (ninja
+# re-checks its globbed directories on every run, and says when there is no work to do).
+build_quietly() {
+  if [[ "${PMIXFLOW_VERBOSE:-0}" == 1 ]]; then
+    cmake --build "$build" -j"$(nproc)" >&2
+    return
+  fi
+  local log="$build/setup.log" line said=0
+  set +e
+  cmake --build "$build" -j"$(nproc)" 2>&1 | while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$log"
+    if ((said == 0)) && [[ $line =~ ^\[([0-9]+/[0-9]+|\ *[0-9]+%)\]\  && $line != *"Re-checking globbed directories"* ]]; then
+      say "building $build (progress in $log)"
+      said=1
+    fi
+  done
+  local status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
+    tail -n 60 "$log" >&2
+    say "failed: cmake --build $build (full output: $log)"
+    return 1
+  fi
+}
+
 install_missing
 
 mkdir -p "$build"
 : >"$build/setup.log"
-say "configuring $build ($build_type)"
-# Ninja for a new build directory; one configured before keeps its generator.
-generator=()
-[[ -f "$build/CMakeCache.txt" ]] || generator=(-G Ninja)
-run_logged cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="$build_type" "$@"
-say "building $build"
-run_logged cmake --build "$build" -j"$(nproc)"
+# A build directory configured before is configured again only to set options (the build
+# re-runs cmake itself when a CMakeLists.txt changes); a new one says so and gets Ninja.
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  say "configuring $build ($build_type)"
+  run_logged cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "$@"
+elif (($# > 0)) || ! grep -qx "CMAKE_BUILD_TYPE:STRING=$build_type" "$build/CMakeCache.txt"; then
+  run_logged cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" "$@"
+fi
+build_quietly

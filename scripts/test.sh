@@ -42,12 +42,13 @@ else
     failed+=("sanitizer build ($asan_build)")
   else
     # Not the replays of whole archive traces (label `scale`, tests/CMakeLists.txt): pass 1 runs
-    # them; the sanitizers see the same code paths in the smaller replays.
-    say "pass 2: tests under ASan/UBSan (but those labelled scale)"
+    # them; the sanitizers see the same code paths in the smaller replays. Nor the install tests
+    # (label `install`), which re-test the same build through its install, slower.
+    say "pass 2: tests under ASan/UBSan (but those labelled scale or install)"
     env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         PMIXFLOW_SIM_CONTEXTS=thread \
-        ctest --test-dir "$asan_build" --output-on-failure -j2 -LE scale \
+        ctest --test-dir "$asan_build" --output-on-failure -j2 -LE 'scale|install' \
       || failed+=("sanitizer tests ($asan_build)")
   fi
 fi

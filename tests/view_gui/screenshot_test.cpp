@@ -146,5 +146,14 @@ TEST_F(ViewScreenshot, BadInputIsRefusedWithItsReason) {
   EXPECT_TRUE(fs::exists(dir_ / "cut.png"));
 }
 
+// --version as pmixflow's (the release, the commit) with the Qt the viewer runs on; the man
+// page of the viewer is made from it.
+TEST_F(ViewScreenshot, VersionNamesTheReleaseAndQt) {
+  const auto r = view({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(std::string("pmixflow-view ") + PMIXFLOW_VERSION, 0), 0u) << r.out;
+  EXPECT_NE(r.out.find(", Qt 6."), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace pmixflow::gui
