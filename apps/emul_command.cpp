@@ -38,13 +38,14 @@ std::string beside(const std::filesystem::path& self, const char* program, const
 class EmulCommand final : public Command {
  public:
   explicit EmulCommand(CLI::App& emul) {
-    run_.add_to(emul);
+    run_.add_to(emul, rules_);
     add_machine(emul);
     add_emulation(emul);
+    rules_.check_after_parsing(emul);
   }
 
   int run() override {
-    return guarded([&] {
+    return guarded("emul", [&] {
       options_.machine.node_shape = shape_.finish();
       for (const auto& u : allow_) options_.allow.push_back(user_id(u));
       const auto self = std::filesystem::read_symlink("/proc/self/exe");
@@ -79,6 +80,7 @@ class EmulCommand final : public Command {
                     "they do not own.");
   }
 
+  OptionRules rules_;
   RunOptions run_;
   emul::EmulOptions options_;
   NodeShapeOptions shape_;

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "number_options.hpp"
+#include "option_rules.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "sweep_io.hpp"
 #include "sweep_local.hpp"
@@ -42,8 +43,9 @@ class SweepCommand final : public Command {
   explicit SweepCommand(CLI::App& sweep) {
     sweep.add_option("SPEC", spec_, "The study: a file of 'key = value, value' lines (README, \"Sweeps\").")
         ->required();
-    sweep.add_option("SBATCH_OPTIONS", sbatch_options_,
-                     "With --slurm, after '--': options for sbatch (e.g. -- --partition=debug --time=30).");
+    auto* sbatch =
+        sweep.add_option("SBATCH_OPTIONS", sbatch_options_,
+                         "With --slurm, after '--': options for sbatch (e.g. -- --partition=debug --time=30).");
     sweep.add_option("--out", out_, "The sweep's directory (default: the spec's 'out').");
     add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
         ->default_str(std::to_string(jobs_));
@@ -52,18 +54,21 @@ class SweepCommand final : public Command {
                     "Run this run again (its id, the name of its directory under runs/), whether done or not; "
                     "repeatable. sweep.csv still lists every run.")
         ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
-    sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
-    add_positive_real(sweep, "--poll", poll_s_, 3600, "With --slurm: seconds between two looks at squeue (default 5).");
+    auto* slurm =
+        sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
+    rules_.needs(sbatch, slurm, "they are sbatch's, and only --slurm runs sbatch");
+    auto* poll = add_positive_real(sweep, "--poll", poll_s_, 3600,
+                                   "With --slurm: seconds between two looks at squeue (default 5).");
+    rules_.needs(poll, slurm, "a local sweep waits for its runs, it does not poll squeue");
     task_option_ =
         add_whole<std::size_t>(sweep, "--task", task_, 0, SIZE_MAX,
                                "Run task N of the submitted array only (what the array's script runs on a node).");
     sweep.add_flag("--quiet", quiet_, "Print nothing but errors.");
+    rules_.check_after_parsing(sweep);
   }
 
   int run() override {
-    return guarded([&] {
-      if (!sbatch_options_.empty() && !slurm_)
-        throw InputError("", 0, "", "sbatch options (" + sbatch_options_.front() + ") given without --slurm");
+    return guarded("sweep", [&] {
       const SweepSpec spec = read_sweep_spec(spec_, is_sim_option);
       const fs::path out = out_dir(spec);
       const std::vector<SweepRun> runs = expand_runs(spec);
@@ -159,6 +164,7 @@ class SweepCommand final : public Command {
     return failed.empty() ? 0 : 1;
   }
 
+  OptionRules rules_;
   std::string spec_, out_;
   std::vector<std::string> sbatch_options_, only_;
   unsigned jobs_ = std::max(1u, std::thread::hardware_concurrency());

@@ -167,9 +167,7 @@ class SpecReader {
   }
   void check_policy(const std::string& policy, const Where& at) const {
     if (is_library(policy)) return check_file(policy, "policy library", at);
-    if (!make_builtin_policy(policy))
-      at.fail("unknown policy '" + policy + "' (built in: " + builtin_policy_names() +
-              "; or the path of a policy library)");
+    if (!make_builtin_policy(policy)) at.fail(unknown_policy(policy));
   }
 
   // `--nodes = 8, 16` varies an option; `--exclusive-nodes` alone sets a flag in every run.
