@@ -7,6 +7,7 @@
 
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
 
 namespace pmixflow::cli {
 namespace {
@@ -141,9 +142,8 @@ class SpecReader {
       if (out.empty()) at.fail("empty: name the sweep's output directory");
       spec_.out = (spec_.file.parent_path() / out).lexically_normal();
     } else {
-      at.fail(
-          "unknown key (the keys are policies, traces, workloads, seeds, out, and options of pmixflow sim such as "
-          "--nodes)");
+      at.fail("unknown key" + did_you_mean(key, {"policies", "traces", "workloads", "seeds", "out"}) +
+              " (the keys are policies, traces, workloads, seeds, out, and options of pmixflow sim such as --nodes)");
     }
   }
 

@@ -131,7 +131,7 @@ int run_call(const std::string& command, const Target& t, const Call& call, cons
   // The parties' own namespaces would make this tool pass for the RM or the scheduler.
   if (me.nspace.size() > 255 || me.nspace == emul::kDvmNspace || me.nspace == emul::kSchedulerNspace)
     throw InputError("", 0, "", "--as expects a namespace of at most 255 characters, not prte or scheduler");
-  const std::string prefix = "pmixflow " + command + ": ";
+  const std::string prefix = message_prefix(command);
   emul::HandAnswer a;
   try {
     emul::HandTool tool(emul::HandToolOptions{me, server, t.timeout_s});
@@ -165,10 +165,10 @@ int tool_guarded(const std::string& command, const std::function<int()>& body) {
   try {
     return body();
   } catch (const InputError& e) {
-    std::cerr << "pmixflow " << command << ": " << e.what() << "\n";
+    std::cerr << message_prefix(command) << e.what() << "\n";
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "pmixflow " << command << ": error: " << e.what() << "\n";
+    std::cerr << message_prefix(command) << e.what() << "\n";
     return kNotDone;
   }
 }
