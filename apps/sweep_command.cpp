@@ -29,13 +29,16 @@ fs::path own_binary() {
   return exe;
 }
 
-// Asks `pmixflow sim`'s own command line whether it has an option, so that the spec is checked
+// The options of `pmixflow sim`'s own command line ("--nodes"), so that the spec is checked
 // against the options sim really has.
-bool is_sim_option(const std::string& name) {
+std::vector<std::string> sim_options() {
   CLI::App app;
   CLI::App* sim = nullptr;
   const auto command = add_sim(app, sim);
-  return sim->get_option_no_throw(name) != nullptr;
+  std::vector<std::string> names;
+  for (const CLI::Option* option : sim->get_options({}))
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  return names;
 }
 
 class SweepCommand final : public Command {
@@ -69,7 +72,7 @@ class SweepCommand final : public Command {
 
   int run() override {
     return guarded("sweep", [&] {
-      const SweepSpec spec = read_sweep_spec(spec_, is_sim_option);
+      const SweepSpec spec = read_sweep_spec(spec_, sim_options());
       const fs::path out = out_dir(spec);
       const std::vector<SweepRun> runs = expand_runs(spec);
       if (task_option_->count() > 0) return run_task(spec, runs, out);

@@ -1,5 +1,6 @@
 #include "sweep_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <set>
@@ -93,8 +94,8 @@ bool is_library(const std::string& policy) { return policy.find('/') != std::str
 
 class SpecReader {
  public:
-  SpecReader(const fs::path& file, const SimOptionCheck& is_sim_option)
-      : name_(file.string()), is_sim_option_(is_sim_option) {
+  SpecReader(const fs::path& file, const std::vector<std::string>& sim_options)
+      : name_(file.string()), sim_options_(sim_options) {
     spec_.file = fs::absolute(file);
   }
 
@@ -174,7 +175,8 @@ class SpecReader {
   void read_option(const std::string& key, const std::string& value, const Where& at) {
     if (sweep_owned_options().count(key))
       at.fail("set by the sweep for each run (use the policies, traces and seeds keys, and sweep's --out)");
-    if (!is_sim_option_(key)) at.fail("not an option of pmixflow sim (see pmixflow sim --help)");
+    if (std::find(sim_options_.begin(), sim_options_.end(), key) == sim_options_.end())
+      at.fail("not an option of pmixflow sim" + did_you_mean(key, sim_options_) + " (see pmixflow sim --help)");
     SweepOption option{key, {}};
     if (!trim(value).empty()) {
       option.values = split_values(value, at);
@@ -184,7 +186,7 @@ class SpecReader {
   }
 
   std::string name_;
-  const SimOptionCheck& is_sim_option_;
+  const std::vector<std::string>& sim_options_;
   SweepSpec spec_;
   std::set<std::string> keys_;
 };
@@ -211,8 +213,8 @@ std::string short_name(const std::string& path) {
 
 }  // namespace
 
-SweepSpec read_sweep_spec(const std::filesystem::path& file, const SimOptionCheck& is_sim_option) {
-  return SpecReader(file, is_sim_option).read();
+SweepSpec read_sweep_spec(const std::filesystem::path& file, const std::vector<std::string>& sim_options) {
+  return SpecReader(file, sim_options).read();
 }
 
 namespace {

@@ -147,7 +147,7 @@ TEST(SweepCli, ABadSpecIsRefusedNamingItsLineAndField) {
   };
   const std::string head = "policies = easy\ntraces = golden.swf\n";
   EXPECT_TRUE(Contains(refused(head + "seeds = 1\n--nodse = 4\n"),
-                       spec.string() + ":4: field '--nodse': not an option of pmixflow sim"));
+                       spec.string() + ":4: field '--nodse': not an option of pmixflow sim (did you mean --nodes?)"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 3..1\n"), ":3: field 'seeds': the range '3..1' is empty"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 1, x\n"), ":3: field 'seeds': 'x' is not a seed"));
   EXPECT_TRUE(
