@@ -13,7 +13,11 @@ bool is_option(const std::string& name) { return name.starts_with("--"); }
 // A refused option's value reads as CLI11's refusals do ("--policy: unknown policy ..."), not
 // as a file's field ("--policy: field 'policy': ..."); a file's keeps its file, line and field.
 std::string input_error_text(const InputError& e) {
-  if (e.line() == 0 && is_option(e.file())) return e.file() + ": " + e.detail();
+  if (e.line() == 0 && is_option(e.file())) {
+    // The option's own name as its field says nothing more; a part of its value does.
+    const bool own = e.field().empty() || e.field() == e.file() || "--" + e.field() == e.file();
+    return e.file() + ": " + (own ? "" : e.field() + ": ") + e.detail();
+  }
   if (e.line() == 0 && is_option(e.field()))  // a value naming a file: "--policy: lib.so: not found"
     return e.field() + ": " + (e.file().empty() ? "" : e.file() + ": ") + e.detail();
   return e.what();

@@ -2,11 +2,15 @@
 // apply says why in one wording, a near-miss value is suggested, and `pmixflow` alone is a
 // usage error with a short usage rather than the whole help.
 #include <algorithm>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "commands.hpp"
+#include "pmixflow/vocab/errors.hpp"
 #include "pmixflow_run.hpp"
 
 namespace pmixflow::test::command_line_cli_tests {
@@ -109,6 +113,27 @@ TEST(CommandLine, ARefusedNumberSaysItsRangeInPlainNumbers) {
     EXPECT_FALSE(contains(r.err, "e+308")) << r.err;
     EXPECT_FALSE(contains(r.err, "0.000000")) << r.err;
   }
+}
+
+// What guarded() prints for an InputError thrown as `pmixflow sim` finishes its options.
+std::string refusal_of(const InputError& e) {
+  std::ostringstream err;
+  auto* const saved = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::guarded("sim", [&]() -> int { throw e; });
+  std::cerr.rdbuf(saved);
+  EXPECT_EQ(status, 2);
+  return err.str();
+}
+
+TEST(CommandLine, AnOptionsValueIsRefusedAsAnOptionAndAFilesLineAsALine) {
+  EXPECT_EQ(refusal_of(InputError("--policy", 0, "policy", "unknown policy 'x'")),
+            "pmixflow sim: --policy: unknown policy 'x'\n");
+  EXPECT_EQ(refusal_of(InputError("", 0, "--only", "'r9' is not a run")), "pmixflow sim: --only: 'r9' is not a run\n");
+  EXPECT_EQ(refusal_of(InputError("/lib/p.so", 0, "--policy", "policy library not found")),
+            "pmixflow sim: --policy: /lib/p.so: policy library not found\n");
+  EXPECT_EQ(refusal_of(InputError("--network", 0, "fat-tree down", "got '4,x'")),
+            "pmixflow sim: --network: fat-tree down: got '4,x'\n");
+  EXPECT_EQ(refusal_of(InputError("s.jsonl", 3, "at", "bad")), "pmixflow sim: s.jsonl:3: field 'at': bad\n");
 }
 
 }  // namespace pmixflow::test::command_line_cli_tests
