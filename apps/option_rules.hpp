@@ -15,13 +15,16 @@ namespace pmixflow::cli {
 
 class OptionRules {
  public:
+  // Each rule ends the option's help with it ("Only with --trace."), as CLI11's own "Needs:"
+  // did, so that --help still says what goes with what.
+
   // `option` given without `needed`: "<option> applies only with <needed>: <why>".
-  void needs(const CLI::Option* option, const CLI::Option* needed, std::string why);
+  void needs(CLI::Option* option, const CLI::Option* needed, std::string why);
   // `option` given with `other`: "<option> does not apply with <other>: <why>".
-  void excludes(const CLI::Option* option, const CLI::Option* other, std::string why);
+  void excludes(CLI::Option* option, const CLI::Option* other, std::string why);
   // `option` given while `holds()` (read once every value is parsed): "<option> does not apply
   // with <condition>: <why>".
-  void excludes_when(const CLI::Option* option, std::function<bool()> holds, std::string condition, std::string why);
+  void excludes_when(CLI::Option* option, std::function<bool()> holds, std::string condition, std::string why);
 
   // Checks the rules once `command` is parsed, before it runs: the first broken one is refused
   // as CLI11 refuses a command line (CLI::ValidationError), so that it is worded as the rest.

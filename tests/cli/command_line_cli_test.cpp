@@ -78,6 +78,10 @@ TEST(CommandLine, AnOptionThatDoesNotApplyIsRefusedWithItsReason) {
       {{"sim", "--scenario", demo, "--trace", swf}, "--trace does not apply with --scenario: "},
   };
   for (const Case& c : cases) expect_refusal(c.args, "pmixflow sim: ", c.says);
+  // The help says so before anyone is refused.
+  const std::string help = run_pmixflow({"sim", "--help"}).out;
+  EXPECT_TRUE(contains(help, "instead of stopping at the first. Only with --trace.")) << help;
+  EXPECT_TRUE(contains(help, "Not with --platform.")) << help;
   expect_refusal({"sweep", "spec.txt", "--poll", "3"}, "pmixflow sweep: ", "--poll applies only with --slurm: ");
   expect_refusal({"sweep", "spec.txt", "--", "--partition=debug"},
                  "pmixflow sweep: ", "SBATCH_OPTIONS applies only with --slurm: ");
