@@ -1,3 +1,7 @@
+#include <array>
+#include <string>
+#include <vector>
+
 #include "pmixflow/policies/conservative.hpp"
 #include "pmixflow/policies/easy.hpp"
 #include "pmixflow/policies/fcfs.hpp"
@@ -17,10 +21,21 @@ std::unique_ptr<Policy> make_builtin_policy(std::string_view name) {
   return nullptr;
 }
 
-std::string builtin_policy_names() { return "fcfs, easy, conservative, priority-preempt"; }
+namespace {
+
+// In the order messages list them; make_builtin_policy() makes each.
+constexpr std::array<std::string_view, 4> kBuiltinPolicies = {"fcfs", "easy", "conservative", "priority-preempt"};
+
+}  // namespace
+
+std::string builtin_policy_names() {
+  std::string names;
+  for (const std::string_view name : kBuiltinPolicies) names += (names.empty() ? "" : ", ") + std::string(name);
+  return names;
+}
 
 std::string unknown_policy(std::string_view name) {
-  const std::string near = nearest_word(name, {"fcfs", "easy", "conservative", "priority-preempt"});
+  const std::string near = nearest_word(name, {kBuiltinPolicies.begin(), kBuiltinPolicies.end()});
   return "unknown policy " + quote_value(name) + (near.empty() ? " (" : " (did you mean " + near + "? ") +
          "built in: " + builtin_policy_names() + "; or the path of a policy library)";
 }
