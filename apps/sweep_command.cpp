@@ -50,22 +50,29 @@ class SweepCommand final : public Command {
         sweep.add_option("SBATCH_OPTIONS", sbatch_options_,
                          "With --slurm, after '--': options for sbatch (e.g. -- --partition=debug --time=30).");
     sweep.add_option("--out", out_, "The sweep's directory (default: the spec's 'out').");
-    add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
-        ->default_str(std::to_string(jobs_));
-    sweep
-        .add_option("--only", only_,
-                    "Run this run again (its id, the name of its directory under runs/), whether done or not; "
-                    "repeatable. sweep.csv still lists every run.")
-        ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
+    auto* jobs =
+        add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
+            ->default_str(std::to_string(jobs_));
+    auto* only =
+        sweep
+            .add_option("--only", only_,
+                        "Run this run again (its id, the name of its directory under runs/), whether done or not; "
+                        "repeatable. sweep.csv still lists every run.")
+            ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
     auto* slurm =
         sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
     rules_.needs(sbatch, slurm, "they are sbatch's, and only --slurm runs sbatch");
     auto* poll = add_positive_real(sweep, "--poll", poll_s_, 3600,
                                    "With --slurm: seconds between two looks at squeue (default 5).");
     rules_.needs(poll, slurm, "a local sweep waits for its runs, it does not poll squeue");
+    rules_.excludes(jobs, slurm, "Slurm decides how many of the array's tasks run at once");
     task_option_ =
         add_whole<std::size_t>(sweep, "--task", task_, 0, SIZE_MAX,
                                "Run task N of the submitted array only (what the array's script runs on a node).");
+    // A task is one run, the one its array's task list names: nothing else is chosen there.
+    rules_.excludes(task_option_, slurm, "a task runs on a node of the array --slurm submitted, it submits nothing");
+    rules_.excludes(only, task_option_, "a task runs the run its array's task list names");
+    rules_.excludes(jobs, task_option_, "a task is one run");
     sweep.add_flag("--quiet", quiet_, "Print nothing but errors.");
     rules_.check_after_parsing(sweep);
   }

@@ -83,6 +83,10 @@ TEST(CommandLine, AnOptionThatDoesNotApplyIsRefusedWithItsReason) {
   EXPECT_TRUE(contains(help, "instead of stopping at the first. Only with --trace.")) << help;
   EXPECT_TRUE(contains(help, "Not with --platform.")) << help;
   expect_refusal({"sweep", "spec.txt", "--poll", "3"}, "pmixflow sweep: ", "--poll applies only with --slurm: ");
+  expect_refusal({"sweep", "spec.txt", "--slurm", "--jobs", "2"},
+                 "pmixflow sweep: ", "--jobs does not apply with --slurm: ");
+  expect_refusal({"sweep", "spec.txt", "--task", "0", "--only", "r1"},
+                 "pmixflow sweep: ", "--only does not apply with --task: ");
   expect_refusal({"sweep", "spec.txt", "--", "--partition=debug"},
                  "pmixflow sweep: ", "SBATCH_OPTIONS applies only with --slurm: ");
 }
