@@ -19,6 +19,7 @@
 #include "pmixflow/emul/hand_tool.hpp"
 #include "pmixflow/trace/info_text.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 #include "tool_output.hpp"
@@ -106,9 +107,15 @@ struct AppOptions {
 
 Directive directive_of(const std::string& text) {
   if (const auto d = parse_directive(text)) return *d;
+  // Suggested as written: with the prefix when it was given, without it when it was not.
+  const bool prefixed = text.starts_with("PMIX_ALLOC_");
+  std::vector<std::string> names;
+  for (const Directive d : {Directive::New, Directive::Extend, Directive::Release, Directive::Reaquire,
+                            Directive::ReqCancel, Directive::Activate})
+    names.emplace_back(directive_name(d).substr(prefixed ? 0 : std::string_view("PMIX_ALLOC_").size()));
   throw InputError("", 0, "",
-                   "unknown directive '" + text +
-                       "' (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE; the prefix may "
+                   "unknown directive " + quote_value(text) + did_you_mean(text, names) +
+                       " (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE; the prefix may "
                        "be left out)");
 }
 

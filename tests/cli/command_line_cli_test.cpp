@@ -99,6 +99,13 @@ TEST(CommandLine, ANearMissValueIsSuggested) {
                  "pmixflow sim: --slots: ", "'core' is not a slot (did you mean cores?): cores or pus");
   expect_refusal({"sim", "--network", "fat-tre"}, "pmixflow sim: --network: ", "(did you mean fat-tree?)");
   expect_refusal({"sim", "--seeed", "1"}, "pmixflow sim: ", "unknown option --seeed (did you mean --seed?)");
+  // The hand tools' directives, where pmixflow is built with the emulator.
+  if (run_pmixflow({"request", "--help"}).exit_code == 0) {
+    expect_refusal({"request", "--emulation", "/tmp", "EXTNED"},
+                   "pmixflow request: ", "unknown directive 'EXTNED' (did you mean EXTEND?)");
+    expect_refusal({"request", "--emulation", "/tmp", "PMIX_ALLOC_RELAESE"},
+                   "pmixflow request: ", "(did you mean PMIX_ALLOC_RELEASE?)");
+  }
   // Far from every known name: no guess.
   const RunResult r = run_pmixflow({"sim", "--policy", "random"});
   EXPECT_EQ(r.exit_code, 2);
