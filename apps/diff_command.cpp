@@ -19,7 +19,7 @@ class DiffCommand final : public Command {
                   "instead of refusing it.");
   }
   int run() override {
-    return guarded([&] {
+    return guarded("diff", [&] {
       const DiffReport report = diff_runs(run_a_, run_b_, DiffOptions{partial_});
       std::cout << (json_ ? render_diff_json(report) : render_diff_text(report));
       return report.equal() ? 0 : 1;

@@ -40,13 +40,14 @@ std::string shipped_program(const std::string& program, const char* what) {
 class EmulCommand final : public Command {
  public:
   explicit EmulCommand(CLI::App& emul) {
-    run_.add_to(emul);
+    run_.add_to(emul, rules_);
     add_machine(emul);
     add_emulation(emul);
+    rules_.check_after_parsing(emul);
   }
 
   int run() override {
-    return guarded([&] {
+    return guarded("emul", [&] {
       options_.machine.node_shape = shape_.finish();
       for (const auto& u : allow_) options_.allow.push_back(user_id(u));
       options_.program = shipped_program("pmixflow-party", "the parties' program");
@@ -80,6 +81,7 @@ class EmulCommand final : public Command {
                     "they do not own.");
   }
 
+  OptionRules rules_;
   RunOptions run_;
   emul::EmulOptions options_;
   NodeShapeOptions shape_;

@@ -16,7 +16,7 @@ class OutcomesCommand final : public Command {
     outcomes.add_option("OTHER", run_b_, "A second run of the same scenario: print where the outcomes differ.");
   }
   int run() override {
-    return guarded([&] {
+    return guarded("outcomes", [&] {
       const FlowOutcomes a = flow_outcomes(run_a_);
       if (run_b_.empty()) {
         std::cout << to_text(a);

@@ -34,13 +34,13 @@ int main(int argc, char** argv) {
   add(add_sweep);
   add_self_description(app);
   try {
-    app.parse(argc, argv);
+    app.parse(help_as_option(app, argc, argv));
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kBadInput;
   }
   for (auto& [sub, command] : commands)
     if (*sub) return command->run();
-  std::cout << app.help();
-  return 0;
+  std::cerr << short_usage(app);  // as git does: a command is the point, so none is a usage error
+  return kBadInput;
 }

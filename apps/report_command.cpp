@@ -20,7 +20,7 @@ class ReportCommand final : public Command {
     report.add_flag("--quiet", quiet_, "Print nothing but errors.");
   }
   int run() override {
-    return guarded([&] {
+    return guarded("report", [&] {
       const Report report = report_from_log(run_, ReportOptions{partial_});
       namespace fs = std::filesystem;
       std::error_code ec;

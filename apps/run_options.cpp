@@ -10,6 +10,7 @@
 #include "install_layout.hpp"
 #include "number_options.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 
@@ -38,9 +39,6 @@ void parse_queue_priorities(const std::vector<std::string>& entries, RunInputs& 
 
 void parse_preemptible(const std::string& preemptible, RunInputs& o) {
   if (preemptible.empty()) return;
-  if (o.trace_file.empty())
-    throw InputError("--preemptible", 0, "--preemptible",
-                     "applies to --trace replays; a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
   if (preemptible == "all") {
     o.all_preemptible = true;
     return;
@@ -60,53 +58,54 @@ void parse_preemptible(const std::string& preemptible, RunInputs& o) {
 
 }  // namespace
 
-void RunOptions::add_to(CLI::App& app) {
-  add_workload(app);
-  add_policy(app);
-  add_outputs(app);
+void RunOptions::add_to(CLI::App& app, OptionRules& rules) {
+  auto* trace = add_workload(app, rules);
+  add_failures(app, rules, trace);
+  add_policy(app, rules, trace);
+  add_outputs(app, rules);
 }
 
 RunInputs& RunOptions::finish() {
   if (in_.scenario_file.empty() && in_.trace_file.empty()) in_.scenario_text = kDemoScenario;
   parse_queue_priorities(queue_priorities_, in_);
   parse_preemptible(preemptible_, in_);
-  if (in_.outputs.events == log::Level::None && !in_.outputs.events_to.empty())
-    throw InputError("", 0, "--events-to", "there is no log to write with --events none");
   return in_;
 }
 
-void RunOptions::add_workload(CLI::App& app) {
+CLI::Option* RunOptions::add_workload(CLI::App& app, OptionRules& rules) {
   auto* scenario =
       app.add_option("--scenario", in_.scenario_file,
                      "Scenario file (JSON Lines, see the README). Without one (and no --trace): the built-in demo.");
-  auto* trace =
-      app.add_option(
-             "--trace", in_.trace_file,
-             "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
-             "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
-             "slots.")
-          ->excludes(scenario);
-  app.add_flag("--lenient", in_.lenient,
-               "Skip and count malformed SWF lines, sort jobs listed out of submit order and renumber repeated job "
-               "numbers (counted in summary.json), instead of stopping at the first.")
-      ->needs(trace);  // a scenario's lines are never skipped: refused rather than ignored
-  app.add_flag("--compare-recorded", in_.compare_recorded,
-               "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
-               "imposed, SWF field 3) and add to summary.json the mean recorded wait, the mean absolute deviation, "
-               "the correlation and the share of jobs within 10 minutes of the recording.")
-      ->needs(trace);
-  add_real(app, "--via-daemon", in_.via_daemon, 0.0, 1.0,
-           "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
-           "straight to the scheduler. Drawn from --seed.")
-      ->default_str(number_text(in_.via_daemon))
-      ->needs(trace);  // a scenario names each call's entry point itself
+  auto* trace = app.add_option(
+      "--trace", in_.trace_file,
+      "Replay an SWF production trace (.swf or .swf.gz): every job a PMIx_Allocation_request through the "
+      "flow. Without --nodes/--platform the machine is the trace's: MaxNodes nodes of MaxProcs/MaxNodes "
+      "slots.");
+  rules.excludes(trace, scenario, "a run plays a scenario or replays a trace, not both");
+  auto* lenient =
+      app.add_flag("--lenient", in_.lenient,
+                   "Skip and count malformed SWF lines, sort jobs listed out of submit order and renumber repeated job "
+                   "numbers (counted in summary.json), instead of stopping at the first.");
+  rules.needs(lenient, trace, "a scenario's lines are never skipped, each is checked");
+  auto* compare =
+      app.add_flag("--compare-recorded", in_.compare_recorded,
+                   "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
+                   "imposed, SWF field 3) and add to summary.json the mean recorded wait, the mean absolute deviation, "
+                   "the correlation and the share of jobs within 10 minutes of the recording.");
+  rules.needs(compare, trace, "only a trace records the waits the machine imposed");
+  auto* via_daemon =
+      add_real(app, "--via-daemon", in_.via_daemon, 0.0, 1.0,
+               "Share of replayed jobs submitted through a daemon (relayed to the controller); the rest go "
+               "straight to the scheduler. Drawn from --seed.")
+          ->default_str(number_text(in_.via_daemon));
+  rules.needs(via_daemon, trace, "a scenario names each call's entry point itself");
   add_whole<std::uint64_t>(app, "--seed", in_.seed, 0, UINT64_MAX,
                            "Seed of every random choice; the same inputs and seed give the same event log.")
       ->default_str(std::to_string(in_.seed));
-  add_failures(app, trace);
+  return trace;
 }
 
-void RunOptions::add_failures(CLI::App& app, CLI::Option* trace) {
+void RunOptions::add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace) {
   // A scenario places its faults itself (node_fail, node_return); random ones need the span a
   // trace gives them (core/trace/node_failures.hpp).
   auto* mtbf = add_positive_real(app, "--node-mtbf", in_.node_mtbf, kMaxSeconds,
@@ -114,15 +113,16 @@ void RunOptions::add_failures(CLI::App& app, CLI::Option* trace) {
                                  "time up of this mean (seconds), from the trace's first submission to its last "
                                  "submission plus its longest requested time; its jobs are aborted "
                                  "(PMIX_ERR_JOB_ABORTED_BY_SYS_EVENT) and the lost work counted. Drawn from --seed, "
-                                 "apart from the workload's other draws.")
-                   ->needs(trace);
-  add_positive_real(app, "--node-mttr", in_.node_mttr, kMaxSeconds,
-                    "With --node-mtbf: a failed node is repaired after an exponential time of this mean (seconds), "
-                    "and its daemon rejoins the DVM. Without it a failed node never returns.")
-      ->needs(mtbf);
+                                 "apart from the workload's other draws.");
+  rules.needs(mtbf, trace, "a scenario places its faults itself (node_fail, node_return)");
+  auto* mttr =
+      add_positive_real(app, "--node-mttr", in_.node_mttr, kMaxSeconds,
+                        "With --node-mtbf: a failed node is repaired after an exponential time of this mean (seconds), "
+                        "and its daemon rejoins the DVM. Without it a failed node never returns.");
+  rules.needs(mttr, mtbf, "without random failures there is no node to repair");
 }
 
-void RunOptions::add_policy(CLI::App& app) {
+void RunOptions::add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace) {
   app.add_option("--policy", in_.policy,
                  "Scheduling policy, overriding the scenario's: fcfs (first come, first served), easy (EASY "
                  "backfilling), conservative (conservative backfilling), priority-preempt (priority order, EASY "
@@ -143,44 +143,51 @@ void RunOptions::add_policy(CLI::App& app) {
                  "NAME=PRIORITY (repeatable): the priority of requests naming queue NAME in PMIX_ALLOC_QUEUE "
                  "(replayed SWF jobs name their queue number, field 15). Higher goes first with priority-preempt. "
                  "A queue named by a number has that number as its priority unless given here.");
-  app.add_option("--preemptible", preemptible_,
-                 "With --trace: which jobs ask for PMIX_ALLOC_PREEMPTIBLE: \"all\", or SWF queue numbers separated "
-                 "by commas. priority-preempt may terminate them for a job of higher priority; they are requeued and "
-                 "their lost work is counted. Default: none.");
+  auto* preemptible = app.add_option(
+      "--preemptible", preemptible_,
+      "With --trace: which jobs ask for PMIX_ALLOC_PREEMPTIBLE: \"all\", or SWF queue numbers separated "
+      "by commas. priority-preempt may terminate them for a job of higher priority; they are requeued and "
+      "their lost work is counted. Default: none.");
+  rules.needs(preemptible, trace, "a scenario's requests say PMIX_ALLOC_PREEMPTIBLE themselves");
 }
 
-void RunOptions::add_outputs(CLI::App& app) {
+void RunOptions::add_outputs(CLI::App& app, OptionRules& rules) {
   auto* out = app.add_option("--out", in_.outputs.dir,
                              "Write DIR/events.jsonl, DIR/jobs.csv and DIR/summary.json, and DIR/recorded.csv with "
                              "--compare-recorded (DIR is created if missing).");
-  auto* level = app.add_option_function<std::string>(
-                       "--events",
-                       [this](const std::string& v) {
-                         const auto parsed = log::parse_level(v);
-                         if (!parsed)
-                           throw CLI::ValidationError("--events", "'" + v +
-                                                                      "' is not a level: all, state or none (to "
-                                                                      "write the log to a file: --events-to FILE)");
-                         in_.outputs.events = *parsed;
-                       },
-                       "How much the event log keeps: all (every message's send and receipt too; default), state "
-                       "(what happened, without the hops: what report, diff and the viewer need, a fraction of the "
-                       "size), none (no log).")
-                    ->type_name("all|state|none");
-  app.add_flag(
-         "--no-events", [this](std::int64_t) { in_.outputs.events = log::Level::None; },
-         "No event log (as --events none).")
-      ->excludes(level);
+  auto* level =
+      app.add_option_function<std::string>(
+             "--events",
+             [this](const std::string& v) {
+               const auto parsed = log::parse_level(v);
+               if (!parsed)
+                 throw CLI::ValidationError(
+                     "--events", quote_value(v) + " is not a level" + did_you_mean(v, {"all", "state", "none"}) +
+                                     ": all, state or none (to write the log to a file: --events-to FILE)");
+               in_.outputs.events = *parsed;
+             },
+             "How much the event log keeps: all (every message's send and receipt too; default), state "
+             "(what happened, without the hops: what report, diff and the viewer need, a fraction of the "
+             "size), none (no log).")
+          ->type_name("all|state|none");
+  auto* no_events = app.add_flag(
+      "--no-events", [this](std::int64_t) { in_.outputs.events = log::Level::None; },
+      "No event log (as --events none).");
+  rules.excludes(no_events, level, "the two say how much of the log to keep: one of them is enough");
   auto* to = app.add_option(
       "--events-to", in_.outputs.events_to,
       "Write the event log to FILE instead of DIR/events.jsonl (compressed when FILE ends in .gz), or to "
       "standard output with '-' (the summary then goes to standard error). It is written as the run "
       "goes: it can be followed.");
-  app.add_flag("--gzip-events", in_.outputs.gzip_events,
-               "Write DIR/events.jsonl.gz, gzip-compressed: every reader of pmixflow (report, diff, the viewer) "
-               "opens it as it is.")
-      ->needs(out)
-      ->excludes(to);
+  rules.excludes_when(
+      to, [this] { return in_.outputs.events == log::Level::None; }, "--events none or --no-events",
+      "there is no log to write");
+  auto* gzip =
+      app.add_flag("--gzip-events", in_.outputs.gzip_events,
+                   "Write DIR/events.jsonl.gz, gzip-compressed: every reader of pmixflow (report, diff, the viewer) "
+                   "opens it as it is.");
+  rules.needs(gzip, out, "it compresses DIR/events.jsonl");
+  rules.excludes(gzip, to, "FILE says itself whether it is compressed (a name ending in .gz is)");
   app.add_flag("--quiet", in_.outputs.quiet, "Print nothing but errors.");
 }
 
@@ -194,9 +201,17 @@ void NodeShapeOptions::add_to(CLI::App& app, const std::string& nodes) {
                                     "hwloc XML topology of every " + nodes +
                                         " (read with hwloc). Default: the shipped topologies/small-node.xml (8 "
                                         "cores).");
-  app.add_option("--slots", slots_, "What a slot is: cores or pus.")
-      ->check(CLI::IsMember({"cores", "pus"}))
-      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--slots",
+         [this](const std::string& v) {
+           if (v != "cores" && v != "pus")
+             throw CLI::ValidationError(
+                 "--slots", quote_value(v) + " is not a slot" + did_you_mean(v, {"cores", "pus"}) + ": cores or pus");
+           slots_ = v;
+         },
+         "What a slot is: cores or pus.")
+      ->type_name("cores|pus")
+      ->default_str(slots_);
 }
 
 NodeShapeChoice NodeShapeOptions::finish() const {

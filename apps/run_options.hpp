@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "option_rules.hpp"
+
 #include "pmixflow/topology/topology.hpp"
 #include "pmixflow/trace/run.hpp"
 
@@ -15,16 +17,17 @@ namespace pmixflow::cli {
 
 class RunOptions {
  public:
-  void add_to(CLI::App& app);
+  // `rules`: where the options that apply only with others say so; the caller checks them.
+  void add_to(CLI::App& app, OptionRules& rules);
   // The inputs, once the command line is parsed: the demo without a scenario or a trace, the
   // queue options read. Throws InputError naming the option at fault.
   RunInputs& finish();
 
  private:
-  void add_workload(CLI::App& app);
-  void add_failures(CLI::App& app, CLI::Option* trace);
-  void add_policy(CLI::App& app);
-  void add_outputs(CLI::App& app);
+  CLI::Option* add_workload(CLI::App& app, OptionRules& rules);  // its --trace
+  void add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace);
+  void add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace);
+  void add_outputs(CLI::App& app, OptionRules& rules);
 
   RunInputs in_;
   std::vector<std::string> queue_priorities_;

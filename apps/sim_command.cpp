@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "pmixflow/sim/run.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
+#include "pmixflow/vocab/quote.hpp"
 #include "run_options.hpp"
 
 namespace pmixflow::cli {
@@ -15,13 +17,14 @@ namespace {
 class SimCommand final : public Command {
  public:
   explicit SimCommand(CLI::App& sim) {
-    run_.add_to(sim);
+    run_.add_to(sim, rules_);
     add_machine(sim);
     add_simgrid(sim);
+    rules_.check_after_parsing(sim);
   }
 
   int run() override {
-    return guarded([&] {
+    return guarded("sim", [&] {
       knobs_.node_shape = shape_.finish();
       return sim::run_simulation(run_.finish(), knobs_, std::cout, std::cerr);
     });
@@ -36,11 +39,21 @@ class SimCommand final : public Command {
     add_whole<std::uint32_t>(
         sim, "--nodes", knobs_.platform.nodes, 1, UINT32_MAX,
         "Compute nodes: how many to generate (default 8), or how many of the platform's to use (default all).");
-    sim.add_option("--network", knobs_.platform.network,
-                   "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
-                   "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
-        ->capture_default_str()
-        ->excludes(platform);  // a platform file has its own network
+    auto* network =
+        sim.add_option_function<std::string>(
+               "--network",
+               [this](const std::string& kind) {
+                 // The parameters of fat-tree:... are read with the platform, which names what is wrong.
+                 if (kind != "star" && kind != "fat-tree" && !kind.starts_with("fat-tree:"))
+                   throw CLI::ValidationError("--network", quote_value(kind) + " is not a network" +
+                                                               did_you_mean(kind, {"star", "fat-tree"}) +
+                                                               ": star, fat-tree or fat-tree:LEVELS;DOWN;UP;COUNT");
+                 knobs_.platform.network = kind;
+               },
+               "Generated network: star (a private 100 Gb/s link per host), fat-tree (two levels of 16-port "
+               "switches), or fat-tree:LEVELS;DOWN;UP;COUNT as SimGrid's topo_parameters.")
+            ->default_str(knobs_.platform.network);
+    rules_.excludes(network, platform, "a platform file has its own network");
     shape_.add_to(sim, "compute node");
   }
 
@@ -66,6 +79,7 @@ class SimCommand final : public Command {
         "Extra SimGrid setting KEY:VALUE, as SimGrid's own --cfg (repeatable), e.g. contexts/stack-size:64.");
   }
 
+  OptionRules rules_;
   RunOptions run_;
   sim::SimKnobs knobs_;
   NodeShapeOptions shape_;

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "number_options.hpp"
+#include "option_rules.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "sweep_io.hpp"
 #include "sweep_local.hpp"
@@ -28,13 +29,16 @@ fs::path own_binary() {
   return exe;
 }
 
-// Asks `pmixflow sim`'s own command line whether it has an option, so that the spec is checked
+// The options of `pmixflow sim`'s own command line ("--nodes"), so that the spec is checked
 // against the options sim really has.
-bool is_sim_option(const std::string& name) {
+std::vector<std::string> sim_options() {
   CLI::App app;
   CLI::App* sim = nullptr;
   const auto command = add_sim(app, sim);
-  return sim->get_option_no_throw(name) != nullptr;
+  std::vector<std::string> names;
+  for (const CLI::Option* option : sim->get_options({}))
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  return names;
 }
 
 class SweepCommand final : public Command {
@@ -42,29 +46,40 @@ class SweepCommand final : public Command {
   explicit SweepCommand(CLI::App& sweep) {
     sweep.add_option("SPEC", spec_, "The study: a file of 'key = value, value' lines (README, \"Sweeps\").")
         ->required();
-    sweep.add_option("SBATCH_OPTIONS", sbatch_options_,
-                     "With --slurm, after '--': options for sbatch (e.g. -- --partition=debug --time=30).");
+    auto* sbatch =
+        sweep.add_option("SBATCH_OPTIONS", sbatch_options_,
+                         "With --slurm, after '--': options for sbatch (e.g. -- --partition=debug --time=30).");
     sweep.add_option("--out", out_, "The sweep's directory (default: the spec's 'out').");
-    add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
-        ->default_str(std::to_string(jobs_));
-    sweep
-        .add_option("--only", only_,
-                    "Run this run again (its id, the name of its directory under runs/), whether done or not; "
-                    "repeatable. sweep.csv still lists every run.")
-        ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
-    sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
-    add_positive_real(sweep, "--poll", poll_s_, 3600, "With --slurm: seconds between two looks at squeue (default 5).");
+    auto* jobs =
+        add_whole<unsigned>(sweep, "--jobs", jobs_, 1, 4096, "Runs at once on this machine (default: its cores).")
+            ->default_str(std::to_string(jobs_));
+    auto* only =
+        sweep
+            .add_option("--only", only_,
+                        "Run this run again (its id, the name of its directory under runs/), whether done or not; "
+                        "repeatable. sweep.csv still lists every run.")
+            ->allow_extra_args(false);  // one id per --only: a word after it is the SPEC
+    auto* slurm =
+        sweep.add_flag("--slurm", slurm_, "Run the pending runs as a Slurm job array: submit it, wait, gather.");
+    rules_.needs(sbatch, slurm, "they are sbatch's, and only --slurm runs sbatch");
+    auto* poll = add_positive_real(sweep, "--poll", poll_s_, 3600,
+                                   "With --slurm: seconds between two looks at squeue (default 5).");
+    rules_.needs(poll, slurm, "a local sweep waits for its runs, it does not poll squeue");
+    rules_.excludes(jobs, slurm, "Slurm decides how many of the array's tasks run at once");
     task_option_ =
         add_whole<std::size_t>(sweep, "--task", task_, 0, SIZE_MAX,
                                "Run task N of the submitted array only (what the array's script runs on a node).");
+    // A task is one run, the one its array's task list names: nothing else is chosen there.
+    rules_.excludes(task_option_, slurm, "a task runs on a node of the array --slurm submitted, it submits nothing");
+    rules_.excludes(only, task_option_, "a task runs the run its array's task list names");
+    rules_.excludes(jobs, task_option_, "a task is one run");
     sweep.add_flag("--quiet", quiet_, "Print nothing but errors.");
+    rules_.check_after_parsing(sweep);
   }
 
   int run() override {
-    return guarded([&] {
-      if (!sbatch_options_.empty() && !slurm_)
-        throw InputError("", 0, "", "sbatch options (" + sbatch_options_.front() + ") given without --slurm");
-      const SweepSpec spec = read_sweep_spec(spec_, is_sim_option);
+    return guarded("sweep", [&] {
+      const SweepSpec spec = read_sweep_spec(spec_, sim_options());
       const fs::path out = out_dir(spec);
       const std::vector<SweepRun> runs = expand_runs(spec);
       if (task_option_->count() > 0) return run_task(spec, runs, out);
@@ -159,6 +174,7 @@ class SweepCommand final : public Command {
     return failed.empty() ? 0 : 1;
   }
 
+  OptionRules rules_;
   std::string spec_, out_;
   std::vector<std::string> sbatch_options_, only_;
   unsigned jobs_ = std::max(1u, std::thread::hardware_concurrency());

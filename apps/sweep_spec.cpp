@@ -1,5 +1,6 @@
 #include "sweep_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <set>
@@ -7,6 +8,7 @@
 
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
 
 namespace pmixflow::cli {
 namespace {
@@ -92,8 +94,8 @@ bool is_library(const std::string& policy) { return policy.find('/') != std::str
 
 class SpecReader {
  public:
-  SpecReader(const fs::path& file, const SimOptionCheck& is_sim_option)
-      : name_(file.string()), is_sim_option_(is_sim_option) {
+  SpecReader(const fs::path& file, const std::vector<std::string>& sim_options)
+      : name_(file.string()), sim_options_(sim_options) {
     spec_.file = fs::absolute(file);
   }
 
@@ -141,9 +143,8 @@ class SpecReader {
       if (out.empty()) at.fail("empty: name the sweep's output directory");
       spec_.out = (spec_.file.parent_path() / out).lexically_normal();
     } else {
-      at.fail(
-          "unknown key (the keys are policies, traces, workloads, seeds, out, and options of pmixflow sim such as "
-          "--nodes)");
+      at.fail("unknown key" + did_you_mean(key, {"policies", "traces", "workloads", "seeds", "out"}) +
+              " (the keys are policies, traces, workloads, seeds, out, and options of pmixflow sim such as --nodes)");
     }
   }
 
@@ -167,16 +168,15 @@ class SpecReader {
   }
   void check_policy(const std::string& policy, const Where& at) const {
     if (is_library(policy)) return check_file(policy, "policy library", at);
-    if (!make_builtin_policy(policy))
-      at.fail("unknown policy '" + policy + "' (built in: " + builtin_policy_names() +
-              "; or the path of a policy library)");
+    if (!make_builtin_policy(policy)) at.fail(unknown_policy(policy));
   }
 
   // `--nodes = 8, 16` varies an option; `--exclusive-nodes` alone sets a flag in every run.
   void read_option(const std::string& key, const std::string& value, const Where& at) {
     if (sweep_owned_options().count(key))
       at.fail("set by the sweep for each run (use the policies, traces and seeds keys, and sweep's --out)");
-    if (!is_sim_option_(key)) at.fail("not an option of pmixflow sim (see pmixflow sim --help)");
+    if (std::find(sim_options_.begin(), sim_options_.end(), key) == sim_options_.end())
+      at.fail("not an option of pmixflow sim" + did_you_mean(key, sim_options_) + " (see pmixflow sim --help)");
     SweepOption option{key, {}};
     if (!trim(value).empty()) {
       option.values = split_values(value, at);
@@ -186,7 +186,7 @@ class SpecReader {
   }
 
   std::string name_;
-  const SimOptionCheck& is_sim_option_;
+  const std::vector<std::string>& sim_options_;
   SweepSpec spec_;
   std::set<std::string> keys_;
 };
@@ -213,8 +213,8 @@ std::string short_name(const std::string& path) {
 
 }  // namespace
 
-SweepSpec read_sweep_spec(const std::filesystem::path& file, const SimOptionCheck& is_sim_option) {
-  return SpecReader(file, is_sim_option).read();
+SweepSpec read_sweep_spec(const std::filesystem::path& file, const std::vector<std::string>& sim_options) {
+  return SpecReader(file, sim_options).read();
 }
 
 namespace {

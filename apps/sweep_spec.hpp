@@ -50,12 +50,10 @@ struct SweepRun {
   std::optional<WorkloadShape> workload;  // generated into the run's directory as workload.swf
 };
 
-// Tells whether `name` is an option of `pmixflow sim` (so a misspelt one is refused with its
-// line, before any run starts).
-using SimOptionCheck = std::function<bool(const std::string& name)>;
-
 // Reads the spec; throws InputError naming the file, line and field of what is wrong.
-SweepSpec read_sweep_spec(const std::filesystem::path& file, const SimOptionCheck& is_sim_option);
+// `sim_options`: the options of `pmixflow sim` ("--nodes"), so that a misspelt one is refused
+// with its line, and the nearest named, before any run starts.
+SweepSpec read_sweep_spec(const std::filesystem::path& file, const std::vector<std::string>& sim_options);
 
 // Every run of the product, policies outermost and seeds innermost; throws InputError when two
 // runs would share an id (two traces with the same file name).

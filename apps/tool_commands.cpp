@@ -14,10 +14,12 @@
 
 #include "commands.hpp"
 #include "number_options.hpp"
+#include "option_rules.hpp"
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/hand_tool.hpp"
 #include "pmixflow/trace/info_text.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/near_miss.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 #include "tool_output.hpp"
@@ -46,7 +48,7 @@ struct Target {
   double timeout_s = 30;
   bool json = false;
 
-  void add_to(CLI::App& app) {
+  void add_to(CLI::App& app, OptionRules& rules) {
     app.add_option("--emulation", emulation,
                    "The directory of a running emulation, as `pmixflow emul --hold` prints it (its servers.json "
                    "names each server). Default: $PMIXFLOW_EMULATION.")
@@ -55,7 +57,7 @@ struct Target {
     auto* via_opt =
         app.add_option("--via", via, "The emulation's server to call: controller, scheduler or daemon:NODE.")
             ->capture_default_str();
-    uri_opt->excludes(via_opt);  // a URI is one server already; --uri wins over --emulation
+    rules.excludes(uri_opt, via_opt, "a URI names one server already");  // and --uri wins over --emulation
     app.add_option("--as", as, "The tool's PMIx namespace (default: the command and its pid, e.g. request-4242).");
     add_real(app, "--timeout", timeout_s, 0.001, kMaxSeconds, "Seconds to wait for the server and its answer.")
         ->default_str(number_text(timeout_s));
@@ -82,15 +84,16 @@ struct AppOptions {
   CLI::Option* np_opt = nullptr;
   CLI::Option* runtime_opt = nullptr;
 
-  void add_to(CLI::App& app, const std::string& what) {
+  void add_to(CLI::App& app, OptionRules& rules, const std::string& what) {
     app_opt = app.add_option("--app", command,
                              what +
                                  ": 'CMD ARGS' (`sleep 30` runs 30 s; another command needs --runtime), or a "
                                  "scenario's JSON app or array of apps.");
-    np_opt = add_whole<std::uint32_t>(app, "--np", np, 1, UINT32_MAX, "Processes of the app.")->needs(app_opt);
+    np_opt = add_whole<std::uint32_t>(app, "--np", np, 1, UINT32_MAX, "Processes of the app.");
+    rules.needs(np_opt, app_opt, "it counts the processes of the app --app gives");
     runtime_opt = add_real(app, "--runtime", runtime_s, 0.0, kMaxSeconds,
-                           "Seconds the app runs (a command other than `sleep N`).")
-                      ->needs(app_opt);
+                           "Seconds the app runs (a command other than `sleep N`).");
+    rules.needs(runtime_opt, app_opt, "it is how long the app --app gives runs");
   }
   bool given() const { return app_opt->count() > 0; }
   std::vector<App> apps() const {
@@ -104,9 +107,15 @@ struct AppOptions {
 
 Directive directive_of(const std::string& text) {
   if (const auto d = parse_directive(text)) return *d;
+  // Suggested as written: with the prefix when it was given, without it when it was not.
+  const bool prefixed = text.starts_with("PMIX_ALLOC_");
+  std::vector<std::string> names;
+  for (const Directive d : {Directive::New, Directive::Extend, Directive::Release, Directive::Reaquire,
+                            Directive::ReqCancel, Directive::Activate})
+    names.emplace_back(directive_name(d).substr(prefixed ? 0 : std::string_view("PMIX_ALLOC_").size()));
   throw InputError("", 0, "",
-                   "unknown directive '" + text +
-                       "' (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE; the prefix may "
+                   "unknown directive " + quote_value(text) + did_you_mean(text, names) +
+                       " (PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE; the prefix may "
                        "be left out)");
 }
 
@@ -129,7 +138,7 @@ int run_call(const std::string& command, const Target& t, const Call& call, cons
   // The parties' own namespaces would make this tool pass for the RM or the scheduler.
   if (me.nspace.size() > 255 || me.nspace == emul::kDvmNspace || me.nspace == emul::kSchedulerNspace)
     throw InputError("", 0, "", "--as expects a namespace of at most 255 characters, not prte or scheduler");
-  const std::string prefix = "pmixflow " + command + ": ";
+  const std::string prefix = message_prefix(command);
   emul::HandAnswer a;
   try {
     emul::HandTool tool(emul::HandToolOptions{me, server, t.timeout_s});
@@ -163,10 +172,10 @@ int tool_guarded(const std::string& command, const std::function<int()>& body) {
   try {
     return body();
   } catch (const InputError& e) {
-    std::cerr << "pmixflow " << command << ": " << e.what() << "\n";
+    std::cerr << message_prefix(command) << e.what() << "\n";
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "pmixflow " << command << ": error: " << e.what() << "\n";
+    std::cerr << message_prefix(command) << e.what() << "\n";
     return kNotDone;
   }
 }
@@ -174,12 +183,13 @@ int tool_guarded(const std::string& command, const std::function<int()>& body) {
 class RequestCommand final : public Command {
  public:
   explicit RequestCommand(CLI::App& app) {
-    target_.add_to(app);
+    target_.add_to(app, rules_);
     app.add_option("directive", directive_,
                    "PMIX_ALLOC_NEW, _EXTEND, _RELEASE, _REAQUIRE, _REQ_CANCEL, _ACTIVATE (or NEW...).")
         ->required();
     app.add_option("attributes", attributes_, "KEY=VALUE: PMIx attributes by PMIX_ name or pmix.* key string.");
-    app_.add_to(app, "The job carried as PMIX_SESSION_APP");
+    app_.add_to(app, rules_, "The job carried as PMIX_SESSION_APP");
+    rules_.check_after_parsing(app);
   }
   int run() override {
     return tool_guarded("request", [&] {
@@ -193,6 +203,7 @@ class RequestCommand final : public Command {
   }
 
  private:
+  OptionRules rules_;
   Target target_;
   AppOptions app_;
   std::string directive_;
@@ -202,13 +213,14 @@ class RequestCommand final : public Command {
 class SessionCommand final : public Command {
  public:
   explicit SessionCommand(CLI::App& app) {
-    target_.add_to(app);
+    target_.add_to(app, rules_);
     app.add_option("--session", session_, "The session's id, or all (every session you control).")->required();
     app.add_option("operation", operation_,
                    "PAUSE, RESUME, TERMINATE, PREEMPT, RESTORE, SIGNAL=N, EXTEND, SEP... (PMIX_SESSION_ names too).")
         ->required();
     app.add_option("attributes", attributes_, "KEY=VALUE: more directives (PMIX_ALLOC_TIME=1:00:00, PMIX_NSPACE=...).");
-    app_.add_to(app, "A job carried as PMIX_SESSION_APP");
+    app_.add_to(app, rules_, "A job carried as PMIX_SESSION_APP");
+    rules_.check_after_parsing(app);
   }
   int run() override {
     return tool_guarded("session", [&] {
@@ -245,6 +257,7 @@ class SessionCommand final : public Command {
     return std::string(session_op_name(*op)) + "=true";
   }
 
+  OptionRules rules_;
   Target target_;
   AppOptions app_;
   std::string session_, operation_;
@@ -254,8 +267,9 @@ class SessionCommand final : public Command {
 class SpawnCommand final : public Command {
  public:
   explicit SpawnCommand(CLI::App& app) {
-    target_.add_to(app);
-    app_.add_to(app, "The job to launch");
+    target_.add_to(app, rules_);
+    app_.add_to(app, rules_, "The job to launch");
+    rules_.check_after_parsing(app);
     app_.app_opt->required();
     app.add_option("attributes", attributes_, "KEY=VALUE: the job's info (PMIX_SESSION_ID=N spawns into a session).");
     app.add_option("--alloc", alloc_,
@@ -283,6 +297,7 @@ class SpawnCommand final : public Command {
   }
 
  private:
+  OptionRules rules_;
   Target target_;
   AppOptions app_;
   std::vector<std::string> attributes_, alloc_;

@@ -153,14 +153,15 @@ TEST(SweepCli, ABadSpecIsRefusedNamingItsLineAndField) {
   };
   const std::string head = "policies = easy\ntraces = golden.swf\n";
   EXPECT_TRUE(Contains(refused(head + "seeds = 1\n--nodse = 4\n"),
-                       spec.string() + ":4: field '--nodse': not an option of pmixflow sim"));
+                       spec.string() + ":4: field '--nodse': not an option of pmixflow sim (did you mean --nodes?)"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 3..1\n"), ":3: field 'seeds': the range '3..1' is empty"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 1, x\n"), ":3: field 'seeds': 'x' is not a seed"));
-  EXPECT_TRUE(Contains(refused("policies = easy, fifo\n"), ":1: field 'policies': unknown policy 'fifo'"));
+  EXPECT_TRUE(
+      Contains(refused("policies = easy, fifo\n"), ":1: field 'policies': unknown policy 'fifo' (did you mean fcfs?"));
   EXPECT_TRUE(
       Contains(refused("policies = easy\ntraces = golden.swf, none.swf\n"), ":2: field 'traces': no trace 'none.swf'"));
   EXPECT_TRUE(Contains(refused(head + "seeds = 1\n--seed = 2\n"), ":4: field '--seed': set by the sweep"));
-  EXPECT_TRUE(Contains(refused(head + "seed = 1\n"), ":3: field 'seed': unknown key"));
+  EXPECT_TRUE(Contains(refused(head + "seed = 1\n"), ":3: field 'seed': unknown key (did you mean seeds?)"));
   EXPECT_TRUE(
       Contains(refused("policies = easy\nworkloads = jobs=10 load=0\n"), ":2: field 'load': '0' is out of range"));
   EXPECT_TRUE(Contains(refused(head), "field 'seeds': missing"));

@@ -217,7 +217,7 @@ TEST(Plugin, AMissingLibraryIsRefusedNamingThePath) {
       (std::filesystem::temp_directory_path() / "pmixflow-no-such-policy/libnothing.so").string();
   const PluginRun r = replay_with(missing);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(contains(r.output, missing + ": field '--policy'")) << r.output;
+  EXPECT_TRUE(contains(r.output, "pmixflow sim: --policy: " + missing + ": ")) << r.output;
   EXPECT_TRUE(contains(r.output, "not found")) << r.output;
 }
 
@@ -228,7 +228,7 @@ TEST(Plugin, AFileThatIsNotALibraryIsRefusedNamingThePath) {
   const PluginRun r = replay_with(fake);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(contains(r.output, fake + ": field '--policy': cannot load the policy library")) << r.output;
+  EXPECT_TRUE(contains(r.output, "pmixflow sim: --policy: " + fake + ": cannot load the policy library")) << r.output;
 }
 
 }  // namespace

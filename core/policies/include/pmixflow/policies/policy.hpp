@@ -70,6 +70,8 @@ class Policy {
 // "fcfs", "easy", "conservative", "priority-preempt"; nullptr for an unknown name.
 std::unique_ptr<Policy> make_builtin_policy(std::string_view name);
 std::string builtin_policy_names();  // "fcfs, easy, conservative, priority-preempt", for messages
+// "unknown policy 'eazy' (did you mean easy? built in: ...)": every refusal of a policy's name.
+std::string unknown_policy(std::string_view name);
 
 // A built-in policy by name, or one loaded from a shared library when `name_or_path` names
 // a file (contains '/' or ends in ".so"). Throws InputError for an unknown name or a library
