@@ -1,6 +1,9 @@
-// A long list of host names written short, as Slurm's host lists are: runs of names that
-// differ only in a number of the same width become `prefix[first-last]` ("n[001-100],login").
-// Used where a whole machine is written down (the log's header, summary.json).
+// A long list of host names written short, as `scontrol show hostlist` writes them: runs of
+// names that differ only in a consecutive number become `first-last` ranges, and runs next to
+// each other with the same prefix share one bracket ("n[01-04,07],login"). A run goes on across
+// a change of width where the range reads back the same: n01 .. n100 is "n[01-100]", as Slurm
+// pads every number of a range to its first bound's width. Used where a whole machine is
+// written down (the log's header, summary.json); expand_host_names reads it back name for name.
 #pragma once
 
 #include <cstddef>
