@@ -61,6 +61,7 @@ void parse_preemptible(const std::string& preemptible, RunInputs& o) {
 
 void RunOptions::add_to(CLI::App& app) {
   add_workload(app);
+  add_dvm_hosts(app);
   add_policy(app);
   add_outputs(app);
 }
@@ -119,6 +120,23 @@ void RunOptions::add_failures(CLI::App& app, CLI::Option* trace) {
                     "With --node-mtbf: a failed node is repaired after an exponential time of this mean (seconds), "
                     "and its daemon rejoins the DVM. Without it a failed node never returns.")
       ->needs(mtbf);
+}
+
+// prte's own options for the DVM's initial hosts, read by the same reader as a scenario's
+// controller.dvm and hostfiles (core/trace/dvm_hosts.hpp).
+void RunOptions::add_dvm_hosts(CLI::App& app) {
+  auto* host = app.add_option("--host", in_.dvm_host,
+                              "The DVM's hosts at start-up, as prte's --host: nodes whose daemons start before any "
+                              "request, instead of the scenario's controller.dvm (or, in a --trace replay, every "
+                              "node). Names and Slurm host lists (n01,n[02-04]), +nK, +all; NAME:N only with the "
+                              "node's own slot count.")
+                   ->type_name("LIST");
+  // prte reads --host beside --hostfile as a filter of the file's hosts; one source is clearer.
+  app.add_option("--hostfile", in_.dvm_hostfile,
+                 "The same from a hostfile, as prte's --hostfile: a node or a Slurm host list per line, slots=N "
+                 "(the node's own count), '#' comments, ^NODE to leave one out.")
+      ->type_name("FILE")
+      ->excludes(host);
 }
 
 void RunOptions::add_policy(CLI::App& app) {

@@ -23,6 +23,7 @@ class RunOptions {
  private:
   void add_workload(CLI::App& app);
   void add_failures(CLI::App& app, CLI::Option* trace);
+  void add_dvm_hosts(CLI::App& app);
   void add_policy(CLI::App& app);
   void add_outputs(CLI::App& app);
 
