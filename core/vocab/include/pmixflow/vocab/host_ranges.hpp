@@ -37,5 +37,9 @@ std::vector<std::string> expand_host_entry(std::string_view entry, std::string_v
 
 // Natural order, as people number hosts: node-2 before node-10, n002 with n2.
 bool natural_less(std::string_view a, std::string_view b);
+// Natural order made total, for sorting: names of the same number (n2, n002) by their text.
+inline bool host_order(std::string_view a, std::string_view b) {
+  return natural_less(a, b) || (!natural_less(b, a) && a < b);
+}
 
 }  // namespace pmixflow
