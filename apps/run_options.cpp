@@ -61,6 +61,7 @@ void parse_preemptible(const std::string& preemptible, RunInputs& o) {
 void RunOptions::add_to(CLI::App& app, OptionRules& rules) {
   auto* trace = add_workload(app, rules);
   add_failures(app, rules, trace);
+  add_dvm_hosts(app, rules);
   add_policy(app, rules, trace);
   add_outputs(app, rules);
 }
@@ -69,6 +70,11 @@ RunInputs& RunOptions::finish() {
   if (in_.scenario_file.empty() && in_.trace_file.empty()) in_.scenario_text = kDemoScenario;
   parse_queue_priorities(queue_priorities_, in_);
   parse_preemptible(preemptible_, in_);
+  // An empty value would otherwise read as no option at all, and the scenario's DVM would start.
+  if (host_->count() > 0 && in_.dvm_host.empty())
+    throw InputError("--host", 0, "", "an empty list names no host: name the DVM's first nodes (n01,n[02-04])");
+  if (hostfile_->count() > 0 && in_.dvm_hostfile.empty())
+    throw InputError("--hostfile", 0, "", "an empty path names no hostfile");
   return in_;
 }
 
@@ -120,6 +126,24 @@ void RunOptions::add_failures(CLI::App& app, OptionRules& rules, CLI::Option* tr
                         "With --node-mtbf: a failed node is repaired after an exponential time of this mean (seconds), "
                         "and its daemon rejoins the DVM. Without it a failed node never returns.");
   rules.needs(mttr, mtbf, "without random failures there is no node to repair");
+}
+
+// prte's own options for the DVM's initial hosts, read by the same reader as a scenario's
+// controller.dvm and hostfiles (core/trace/dvm_hosts.hpp).
+void RunOptions::add_dvm_hosts(CLI::App& app, OptionRules& rules) {
+  host_ = app.add_option("--host", in_.dvm_host,
+                         "The DVM's hosts at start-up, as prte's --host: nodes whose daemons start before any "
+                         "request, instead of the scenario's controller.dvm (or, in a --trace replay, every "
+                         "node). Names and Slurm host lists (n01,n[02-04]), +nK, +all; NAME:N only with the "
+                         "node's own slot count.")
+              ->type_name("LIST");
+  hostfile_ =
+      app.add_option("--hostfile", in_.dvm_hostfile,
+                     "The same from a hostfile, as prte's --hostfile: a node or a Slurm host list per line, slots=N "
+                     "(the node's own count), '#' comments, ^NODE to leave one out.")
+          ->type_name("FILE");
+  rules.excludes(hostfile_, host_,
+                 "prte reads --host beside --hostfile as a filter of the file's hosts; name one source");
 }
 
 void RunOptions::add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace) {

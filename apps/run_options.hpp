@@ -26,12 +26,15 @@ class RunOptions {
  private:
   CLI::Option* add_workload(CLI::App& app, OptionRules& rules);  // its --trace
   void add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace);
+  void add_dvm_hosts(CLI::App& app, OptionRules& rules);
   void add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace);
   void add_outputs(CLI::App& app, OptionRules& rules);
 
   RunInputs in_;
   std::vector<std::string> queue_priorities_;
   std::string preemptible_;
+  CLI::Option* host_ = nullptr;
+  CLI::Option* hostfile_ = nullptr;
 };
 
 // --topology and --slots: what every compute node looks like, in any environment.

@@ -1,5 +1,5 @@
 // Host lists as --host, PMIX_HOST / PMIX_ALLOC_ACTIVATE and PMIX_ALLOC_NODE_LIST give them,
-// and the compressed host names of a log's header (`n[001-100],login`).
+// and the compressed host names of a log's header (`n[01-99,100],login`).
 #include <cstdlib>
 #include <stdexcept>
 

@@ -16,7 +16,7 @@ using namespace pmixflow;
 const Cluster& machine() {
   static const Cluster cluster = [] {
     std::vector<Node> nodes{{"head", 8, false}};
-    for (std::uint32_t i = 1; i <= 8; ++i) nodes.push_back({generated_node_name(i, 8), 8, true});
+    for (std::uint32_t i = 1; i <= 8; ++i) nodes.push_back({generated_node_name(i), 8, true});
     return Cluster(std::move(nodes));
   }();
   return cluster;

@@ -15,7 +15,7 @@ inline void replay(const SwfTrace& trace) {
   // million nodes does not make one input take seconds.
   if (trace.jobs.size() > 2000) return;
   std::vector<Node> nodes{{"head", 4, false}};
-  for (std::uint32_t i = 1; i <= 4; ++i) nodes.push_back({generated_node_name(i, 4), 4, true});
+  for (std::uint32_t i = 1; i <= 4; ++i) nodes.push_back({generated_node_name(i), 4, true});
   const Cluster cluster(std::move(nodes));
   Workload w;
   w.trace = trace;

@@ -163,7 +163,7 @@ seed() { # seed TARGET DIR RUNS
     alloc_time) { scenario_values PMIX_ALLOC_TIME; printf '%s\n' 1:02:03:04:05 0 4294967295; } | seed_lines "$dir" t ;;
     hostlist)
       { scenario_values PMIX_HOST; scenario_values PMIX_ALLOC_NODE_LIST; scenario_values dvm
-        printf '%s\n' 'n[001-100],login' 'n01:4,+n2,+all,+e:2,file=hosts'; } | seed_lines "$dir" h ;;
+        printf '%s\n' 'n[01-99,100],login' 'n[001-100],login' 'n01:4,+n2,+all,+e:2,file=hosts'; } | seed_lines "$dir" h ;;
     hostfile) put "$dir" "$root"/tests/scenarios/*.hosts ;;
     scenario) put "$dir" $(scenarios) ;;
     swf) put "$dir" $(swf_traces) ;;

@@ -24,7 +24,7 @@ EmulMachine::EmulMachine(const MachineKnobs& knobs, const Workload& workload)
   const std::uint32_t count = node_count(knobs, workload);
   std::vector<Node> nodes;
   nodes.push_back(Node{"head", shape_.slots, workload.head_computes});
-  for (std::uint32_t i = 1; i <= count; ++i) nodes.push_back(Node{generated_node_name(i, count), shape_.slots, true});
+  for (std::uint32_t i = 1; i <= count; ++i) nodes.push_back(Node{generated_node_name(i), shape_.slots, true});
   cluster_ = std::make_unique<Cluster>(std::move(nodes));
 }
 

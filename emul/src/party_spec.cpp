@@ -21,6 +21,9 @@ json to_json(const RunInputs& in) {
          {"all_preemptible", in.all_preemptible},
          {"seed", in.seed}};
   if (in.batch_delay) j["batch_delay"] = *in.batch_delay;
+  // The controller starts the DVM's first daemons from its own deployment.
+  if (!in.dvm_host.empty()) j["host"] = in.dvm_host;
+  if (!in.dvm_hostfile.empty()) j["hostfile"] = in.dvm_hostfile;
   // Every party deploys the run itself: each must draw the same node failures.
   if (in.node_mtbf) j["node_mtbf"] = *in.node_mtbf;
   if (in.node_mttr) j["node_mttr"] = *in.node_mttr;
@@ -43,6 +46,8 @@ RunInputs run_inputs_from_json(const json& j) {
   j.at("all_preemptible").get_to(in.all_preemptible);
   j.at("seed").get_to(in.seed);
   if (j.contains("batch_delay")) in.batch_delay = j.at("batch_delay").get<double>();
+  if (j.contains("host")) j.at("host").get_to(in.dvm_host);
+  if (j.contains("hostfile")) j.at("hostfile").get_to(in.dvm_hostfile);
   if (j.contains("node_mtbf")) in.node_mtbf = j.at("node_mtbf").get<double>();
   if (j.contains("node_mttr")) in.node_mttr = j.at("node_mttr").get<double>();
   return in;

@@ -26,7 +26,7 @@ constexpr double kHostSpeed = 1e9;  // flops; the flow does no computation of it
 
 std::vector<std::string> generated_names(std::uint32_t nodes) {
   std::vector<std::string> names{"head", "sched", "login"};
-  for (std::uint32_t i = 1; i <= nodes; ++i) names.push_back(generated_node_name(i, nodes));
+  for (std::uint32_t i = 1; i <= nodes; ++i) names.push_back(generated_node_name(i));
   return names;
 }
 

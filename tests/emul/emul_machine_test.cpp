@@ -49,11 +49,14 @@ TEST(EmulMachine, ManyNodesAreNamedAsTheSimulatorNamesThem) {
   const Cluster& c = m.cluster();
   ASSERT_EQ(c.size(), 121u);
   EXPECT_EQ(m.compute_nodes(), 120u);
-  EXPECT_EQ(c.node(1).name, "n001");
-  EXPECT_EQ(c.node(9).name, "n009");
+  EXPECT_EQ(c.node(1).name, "n01");
+  EXPECT_EQ(c.node(9).name, "n09");
+  EXPECT_EQ(c.node(99).name, "n99");
+  EXPECT_EQ(c.node(100).name, "n100");
   EXPECT_EQ(c.node(120).name, "n120");
-  for (NodeId i = 1; i <= 120; ++i) EXPECT_EQ(c.node(i).name, generated_node_name(i, 120));
-  EXPECT_EQ(c.find("n042"), std::optional<NodeId>(42));
+  for (NodeId i = 1; i <= 120; ++i) EXPECT_EQ(c.node(i).name, generated_node_name(i));
+  EXPECT_EQ(c.find("n42"), std::optional<NodeId>(42));
+  EXPECT_EQ(c.find("n042"), std::nullopt);  // a name is matched as written, as on a real machine
 }
 
 TEST(EmulMachine, HeadComputesMakesTheHeadSchedulable) {

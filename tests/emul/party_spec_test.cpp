@@ -32,6 +32,8 @@ RunInputs every_input() {
   in.preemptible_queues = {2, 7, -1};
   in.all_preemptible = true;
   in.seed = std::numeric_limits<std::uint64_t>::max();
+  in.dvm_host = "n[01-04],+n7";
+  in.dvm_hostfile = "/hosts/dvm hosts";
   return in;
 }
 
@@ -66,6 +68,8 @@ void expect_same_inputs(const RunInputs& got, const RunInputs& want) {
   EXPECT_EQ(got.preemptible_queues, want.preemptible_queues);
   EXPECT_EQ(got.all_preemptible, want.all_preemptible);
   EXPECT_EQ(got.seed, want.seed);
+  EXPECT_EQ(got.dvm_host, want.dvm_host);  // the controller starts the DVM from them
+  EXPECT_EQ(got.dvm_hostfile, want.dvm_hostfile);
 }
 
 void expect_same(const PartySpec& got, const PartySpec& want) {

@@ -4,6 +4,10 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <fstream>
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "emul_run.hpp"
@@ -128,6 +132,24 @@ TEST(Emulation, AKilledControllerLeavesNoRequestorHangingAndNothingBehind) {
   const json summary = json::parse(slurp(run.out() / "summary.json"));
   EXPECT_TRUE(summary["expectations"]["failures"].empty()) << summary["expectations"].dump(2);
   for (const auto& c : summary["calls"]) EXPECT_TRUE(c.contains("answered")) << c.dump() << " was never answered";
+  expect_nothing_left(run);
+}
+
+// --host in the emulator: the controller, a process of its own, starts the daemons of exactly
+// the nodes given, as the simulator's does.
+TEST(Emulation, HostNamesTheDaemonsTheDvmStartsWith) {
+  EmulRun run("host");
+  const auto scenario = run.out().parent_path() / "quiet.jsonl";
+  std::ofstream(scenario) << R"({"format":"pmixflow-scenario","version":1})"
+                          << "\n";
+  run.start({"--scenario", scenario.string(), "--nodes", "3", "--host", "n[02-03]", "--quiet"});
+  const auto code = run.wait(std::chrono::seconds(60));
+  ASSERT_TRUE(code.has_value()) << "the run did not end";
+  ASSERT_EQ(*code, 0) << run.err();
+  std::set<std::string> up;
+  for (const auto& e : read_events(run.out() / "events.jsonl"))
+    if (e.value("ev", "") == "daemon.up") up.insert(e.value("who", ""));
+  EXPECT_EQ(up, (std::set<std::string>{"daemon:n02", "daemon:n03"}));
   expect_nothing_left(run);
 }
 

@@ -124,12 +124,12 @@ TEST(Faults, ARelayedPauseWhoseDaemonDiesNeverStopsAJobForEver) {
 }
 
 TEST(Faults, DaemonsOfALaunchTreeWhoseParentNeverCameUpFailInsteadOfWaitingForEver) {
-  // 100 nodes at once: the first 64 are launched by the head node, the next by n001 once it
-  // is up (radix 64). n001 never comes up.
+  // 100 nodes at once: the first 64 are launched by the head node, the next by n01 once it
+  // is up (radix 64). n01 never comes up.
   const auto dir = scratch_dir("tree");
   const auto file = dir / "tree.jsonl";
   std::ofstream(file)
-      << kHeader << R"({"at":0,"op":"daemon_start_fails","node":"n001"})"
+      << kHeader << R"({"at":0,"op":"daemon_start_fails","node":"n01"})"
       << "\n"
       << R"({"at":1,"op":"alloc","requestor":"a","via":"controller","directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":8},"app":{"cmd":"sleep","argv":["10"],"np":8},"expect":{"status":"PMIX_SUCCESS"}})"
       << "\n";
@@ -140,13 +140,13 @@ TEST(Faults, DaemonsOfALaunchTreeWhoseParentNeverCameUpFailInsteadOfWaitingForEv
   std::size_t failed = 0;
   log::LogReader reader((dir / "out" / "events.jsonl").string());
   while (const auto* e = reader.next()) failed += e->kind == log::EventKind::DaemonStartFailed;
-  EXPECT_EQ(failed, 1u + 36u) << "n001 and the 36 daemons it was to launch (n065-n100)";
+  EXPECT_EQ(failed, 1u + 36u) << "n01 and the 36 daemons it was to launch (n65-n100)";
   fs::remove_all(dir);
 }
 
 TEST(Faults, ALaunchTreeComesUpLevelByLevelEachDaemonAfterTheOneThatLaunchedIt) {
-  // 200 nodes at once, radix 64: the head launches n001-n064; n001 launches n065-n128 once it
-  // is up, n002 n129-n192, n003 n193-n200. Those wait for their launcher as a list (no actor
+  // 200 nodes at once, radix 64: the head launches n01-n64; n01 launches n65-n128 once it is
+  // up, n02 n129-n192, n03 n193-n200. Those wait for their launcher as a list (no actor
   // each), and still come up only a launch and a start-up (0.05 s) after it.
   const auto dir = scratch_dir("levels");
   const auto file = dir / "levels.jsonl";
@@ -162,7 +162,7 @@ TEST(Faults, ALaunchTreeComesUpLevelByLevelEachDaemonAfterTheOneThatLaunchedIt) 
   double first_level_last = 0;
   for (int n = 1; n <= 64; ++n) first_level_last = std::max(first_level_last, up[n]);
   for (int n = 65; n <= 200; ++n) {
-    const int launcher = (n - 1) / 64;  // n001 for n065-n128, ...
+    const int launcher = (n - 1) / 64;  // n01 for n65-n128, ...
     EXPECT_GE(up[n], up[launcher] + 0.05) << "n" << n << " came up before n" << launcher << " could launch it";
   }
   EXPECT_LT(first_level_last, up[65]) << "the second level started before the first was up";

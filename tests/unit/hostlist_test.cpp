@@ -40,6 +40,10 @@ TEST(HostList, NaturalOrderReadsNumbersAsPeopleDo) {
   std::vector<std::string> names{"n10", "head", "n2", "n1"};
   std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
   EXPECT_EQ(names, (std::vector<std::string>{"head", "n1", "n2", "n10"}));
+  // Sorting with host_order is total: names of one number keep a fixed order, by their text.
+  names = {"n100", "n2", "n99", "n002", "n10"};
+  std::sort(names.begin(), names.end(), host_order);
+  EXPECT_EQ(names, (std::vector<std::string>{"n002", "n2", "n10", "n99", "n100"}));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -97,6 +97,30 @@ TEST(SlurmHostList, RangesSinglesAndPlainNamesMix) {
   EXPECT_THROW(expand_host_names("a[1-2]b[1-2]c"), InputError);
 }
 
+// Written short as `scontrol show hostlist` writes them (Slurm 22.05, checked by hand): runs of
+// one prefix share a bracket, and a run goes on across a change of width when the range reads
+// back the same (n[01-100] is n01 .. n99, n100).
+TEST(SlurmHostList, NamesAreWrittenShortAsScontrolShowHostlistWritesThem) {
+  const auto generated = [](std::uint32_t count) {
+    Names out;
+    for (std::uint32_t i = 1; i <= count; ++i)
+      out.push_back(i < 10 ? "n0" + std::to_string(i) : "n" + std::to_string(i));
+    return out;
+  };
+  EXPECT_EQ(compress_host_names({"n01", "n02", "n100"}), "n[01-02,100]");
+  EXPECT_EQ(compress_host_names({"n01", "n02", "n03", "n99", "n100", "n101"}), "n[01-03,99-101]");
+  EXPECT_EQ(compress_host_names({"n03", "n01", "n02"}), "n[03,01-02]");
+  EXPECT_EQ(compress_host_names({"login", "n01", "n02", "n100"}), "login,n[01-02,100]");
+  EXPECT_EQ(compress_host_names({"n01", "m1", "n02"}), "n01,m1,n02");
+  EXPECT_EQ(compress_host_names({"n9", "n10", "n11"}), "n[9-11]");
+  EXPECT_EQ(compress_host_names({"n9", "n010"}), "n[9,010]");
+  EXPECT_EQ(compress_host_names({"n098", "n099", "n100", "n1000"}), "n[098-100,1000]");
+  EXPECT_EQ(compress_host_names(generated(1024)), "n[01-1024]");
+  EXPECT_EQ(expand_host_names("n[01-1024]"), generated(1024));
+  for (const Names& names : {Names{"n01", "n03", "n100", "n1024"}, Names{"a", "b1", "b01", "b2"}, Names{"1", "2", "x"}})
+    EXPECT_EQ(expand_host_names(compress_host_names(names)), names) << compress_host_names(names);
+}
+
 TEST(SlurmHostList, ACommaInsideBracketsDoesNotSplitTheList) {
   const auto parts = split_host_list("n[01-08,12],login, m[1,3]");
   ASSERT_EQ(parts.size(), 3u);

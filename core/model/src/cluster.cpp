@@ -39,10 +39,6 @@ std::uint64_t Cluster::schedulable_slots() const {
   return total;
 }
 
-std::string generated_node_name(std::uint32_t i, std::uint32_t count) {
-  const auto width = std::max<std::size_t>(2, std::to_string(count).size());
-  auto digits = std::to_string(i);
-  return "n" + std::string(width - std::min(width, digits.size()), '0') + digits;
-}
+std::string generated_node_name(std::uint32_t i) { return (i < 10 ? "n0" : "n") + std::to_string(i); }
 
 }  // namespace pmixflow

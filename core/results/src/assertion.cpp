@@ -152,7 +152,7 @@ void read_properties(const json& j, const Reader& r, Assertion& a) {
     } catch (const InputError& e) {
       r.fail("nodes", e.detail());
     }
-    std::sort(names.begin(), names.end());
+    std::sort(names.begin(), names.end(), host_order);  // as RunState::nodes_of lists them
     a.nodes = names;
   }
   a.daemon = r.word("daemon", {"none", "starting", "up", "failed"});

@@ -146,6 +146,10 @@ std::string summary_text(const Pieces& p) {
   if (!p.run.description.empty()) out << "  " << p.run.description << "\n";
   out << "  machine: " << p.run.platform << "; " << counted(p.run.nodes, "compute node") << " of "
       << counted(p.run.slots_per_node, "slot") << " (" << p.run.topology << "), head " << p.run.head << "\n";
+  if (!p.run.host.empty() || !p.run.hostfile.empty())
+    out << "  DVM at start: " << (p.run.host.empty() ? "--hostfile " + p.run.hostfile : "--host " + p.run.host)
+        << (p.run.trace.empty() ? ", instead of the scenario's controller.dvm\n"
+                                : ", instead of every node (a replay's DVM)\n");
   if (p.run.total_slots() > 0)
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
   run_line(out, p);

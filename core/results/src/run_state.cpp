@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/vocab/host_ranges.hpp"
+
 namespace pmixflow {
 
 using log::EventKind;
@@ -87,6 +89,8 @@ std::vector<std::string> RunState::nodes_of(std::uint32_t session) const {
   std::vector<std::string> out;
   for (const auto& [name, n] : nodes_)
     if (std::find(n.sessions.begin(), n.sessions.end(), session) != n.sessions.end()) out.push_back(name);
+  // By number, as people list nodes: n9 before n10 (the map holds them by text).
+  std::sort(out.begin(), out.end(), host_order);
   return out;
 }
 

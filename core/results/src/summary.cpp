@@ -150,6 +150,9 @@ json summary(const Pieces& p) {
   } else {
     s["partial"] = true;
   }
+  // The DVM's hosts at start, when the command line gave them (absent otherwise).
+  if (!p.run.host.empty()) s["host"] = p.run.host;
+  if (!p.run.hostfile.empty()) s["hostfile"] = p.run.hostfile;
   if (!p.run.trace.empty()) {
     add_replay(s, p);  // a trace's per-job detail is jobs.csv; the summary keeps the aggregates
   } else {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "pmixflow/model/app_behaviour.hpp"
+#include "pmixflow/trace/dvm_hosts.hpp"
 #include "pmixflow/trace/node_failures.hpp"
 #include "pmixflow/trace/replay_calls.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -45,24 +46,6 @@ Address resolve_via(const std::string& via, std::size_t line, const Scenario& sc
                          nodes[1].name + " .. " + nodes.back().name + ", or +n0 .. +n" +
                          std::to_string(nodes.size() - 2) + ")");
   }
-}
-
-std::vector<NodeId> initial_dvm(const Scenario& sc, const Cluster& cluster) {
-  if (sc.dvm == "head") return {};
-  const auto names = cluster.schedulable_names();
-  std::vector<std::string> chosen;
-  if (sc.dvm == "all") {
-    chosen = names;
-  } else {
-    try {
-      chosen = resolve_hosts(parse_host_list(sc.dvm, HostUse::Host, "controller.dvm"), names, "controller.dvm");
-    } catch (const InputError& e) {
-      throw InputError(sc.origin, 1, "controller.dvm", e.detail());
-    }
-  }
-  std::vector<NodeId> out;
-  for (const auto& n : chosen) out.push_back(*cluster.find(n));
-  return out;
 }
 
 SchedulerConfig scheduler_config(const Scenario& sc, const RunInputs& in, const Cluster& cluster) {
@@ -185,7 +168,7 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   requestors(d, workload, cluster);
   d.controller.connect_to_scheduler = sc.connect_to_scheduler;
   d.controller.no_scheduler = sc.no_scheduler;
-  d.controller.initial_dvm = initial_dvm(sc, cluster);
+  d.controller.initial_dvm = initial_dvm(sc, in, cluster);
   d.controller_schedule = {{sc.controller_start, true}};
   if (sc.controller_fail) {
     if (*sc.controller_fail < sc.controller_start)

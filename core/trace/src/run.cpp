@@ -60,6 +60,8 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
   r.policy = w.policy;
   r.time_origin = w.scenario.time_origin;
   r.assertions = w.scenario.assertions;
+  r.host = in.dvm_host;
+  r.hostfile = in.dvm_hostfile;
   if (w.trace) {
     r.trace = w.trace->path;
     for (const auto& [reason, count] : w.trace->skipped)

@@ -168,8 +168,10 @@ void parse_hostfile_line(std::string_view line, HostUse use, HostSpec& spec, con
   }
   // An activation starts daemons on nodes it already holds; their slot counts are fixed, so a
   // hostfile shared with --hostfile may carry slots= and they are simply not used.
-  for (auto host = spec.hosts.begin() + static_cast<std::ptrdiff_t>(named_from); host != spec.hosts.end(); ++host)
+  for (auto host = spec.hosts.begin() + static_cast<std::ptrdiff_t>(named_from); host != spec.hosts.end(); ++host) {
     host->slots = use == HostUse::Activate ? std::nullopt : slots;
+    host->line = at.line;
+  }
 }
 
 }  // namespace

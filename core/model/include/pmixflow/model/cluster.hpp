@@ -42,8 +42,9 @@ class Cluster {
   std::vector<NodeId> schedulable_;
 };
 
-// The name of the i-th (from 1) of `count` generated compute nodes: n01, n02, ... with as many
-// digits as `count` has (at least two), so that names sort as the nodes do.
-std::string generated_node_name(std::uint32_t i, std::uint32_t count);
+// The name of the i-th (from 1) generated compute node: its number, in at least two digits
+// (n01 .. n99, n100, n1024), whatever the machine's size, so that a scenario naming n01 means
+// the same node on 8 nodes as on 1,024 (docs/hostlists.md). Sort them with natural_less.
+std::string generated_node_name(std::uint32_t i);
 
 }  // namespace pmixflow

@@ -37,7 +37,9 @@ struct RunInfo {
   bool compare_recorded = false;                          // recorded.csv is wanted
   std::optional<double> node_mtbf;                        // a replay's random node failures: mean s up
   std::optional<double> node_mttr;                        // and mean s down; none: never repaired
-  std::vector<Assertion> assertions;                      // the scenario's, checked against the log
+  std::string host;                   // --host: the DVM's hosts at start instead of the scenario's; empty: not given
+  std::string hostfile;               // --hostfile, the same from a file
+  std::vector<Assertion> assertions;  // the scenario's, checked against the log
 
   std::string workload() const { return name.empty() ? scenario : name; }
   std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }

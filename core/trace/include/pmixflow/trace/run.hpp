@@ -36,6 +36,10 @@ struct RunInputs {
   std::vector<std::int64_t> preemptible_queues;  // replayed jobs of these SWF queues are preemptible
   bool all_preemptible = false;
   std::uint64_t seed = 0;
+  // The DVM's hosts at start-up, as prte's --host and --hostfile give them, instead of the
+  // scenario's controller.dvm or a replay's every node (dvm_hosts.hpp); empty: not given.
+  std::string dvm_host;
+  std::string dvm_hostfile;
   OutputOptions outputs;
 };
 

@@ -1,6 +1,9 @@
-// A long list of host names written short, as Slurm's host lists are: runs of names that
-// differ only in a number of the same width become `prefix[first-last]` ("n[001-100],login").
-// Used where a whole machine is written down (the log's header, summary.json).
+// A long list of host names written short, as `scontrol show hostlist` writes them: runs of
+// names that differ only in a consecutive number become `first-last` ranges, and runs next to
+// each other with the same prefix share one bracket ("n[01-04,07],login"). A run goes on across
+// a change of width where the range reads back the same: n01 .. n100 is "n[01-100]", as Slurm
+// pads every number of a range to its first bound's width. Used where a whole machine is
+// written down (the log's header, summary.json); expand_host_names reads it back name for name.
 #pragma once
 
 #include <cstddef>
@@ -34,5 +37,9 @@ std::vector<std::string> expand_host_entry(std::string_view entry, std::string_v
 
 // Natural order, as people number hosts: node-2 before node-10, n002 with n2.
 bool natural_less(std::string_view a, std::string_view b);
+// Natural order made total, for sorting: names of the same number (n2, n002) by their text.
+inline bool host_order(std::string_view a, std::string_view b) {
+  return natural_less(a, b) || (!natural_less(b, a) && a < b);
+}
 
 }  // namespace pmixflow

@@ -3,6 +3,7 @@
 // must (an activation cannot change slot counts, so `:N` and `+e` are refused there).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,7 +23,9 @@ enum class HostUse {
 struct HostEntry {
   std::string name;
   std::optional<std::uint32_t> slots;  // from `name:N` or a hostfile's `slots=N`
-  bool operator==(const HostEntry&) const = default;
+  std::size_t line = 0;                // the hostfile line that named it; 0 in a list
+  // Where a host was named is not what it names: the same host from a list and from a file.
+  bool operator==(const HostEntry& other) const { return name == other.name && slots == other.slots; }
 };
 
 struct HostSpec {
