@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "pmixflow_run.hpp"
+#include "quoted_line.hpp"
 
 namespace pmixflow::test::doc_commands_tests {
 namespace {
@@ -104,28 +105,6 @@ Page read_page(const fs::path& path) {
     }
   }
   return page;
-}
-
-// `…` in a quoted line stands for any text; the rest must be there, in order, the ends included.
-bool matches(const std::string& quote, const std::string& line) {
-  const std::string ellipsis = "\xe2\x80\xa6";
-  std::vector<std::string> parts;
-  for (std::size_t from = 0;;) {
-    const auto at = quote.find(ellipsis, from);
-    parts.push_back(quote.substr(from, at == std::string::npos ? std::string::npos : at - from));
-    if (at == std::string::npos) break;
-    from = at + ellipsis.size();
-  }
-  if (parts.size() == 1) return quote == line;
-  if (line.rfind(parts.front(), 0) != 0) return false;
-  std::size_t pos = parts.front().size();
-  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
-    pos = line.find(parts[i], pos);
-    if (pos == std::string::npos) return false;
-    pos += parts[i].size();
-  }
-  const std::string& last = parts.back();
-  return line.size() >= pos + last.size() && line.compare(line.size() - last.size(), last.size(), last) == 0;
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -233,7 +212,7 @@ void check_page(const std::string& relative) {
     for (std::size_t q = 0; q < b.output.size(); ++q) {
       const auto& lines = run->second.lines;
       const bool found =
-          std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return matches(b.output[q], l); });
+          std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return matches_quote(b.output[q], l); });
       EXPECT_TRUE(found) << relative << ":" << b.output_lines[q] << " quotes a line the commands of line " << b.line
                          << " do not print:\n  " << b.output[q] << "\n  they printed:\n"
                          << said;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "pmixflow_run.hpp"
+#include "quoted_line.hpp"
 
 namespace pmixflow::test {
 namespace {
@@ -61,28 +62,6 @@ Page read_page(const std::string& path) {
   return page;
 }
 
-// `…` in a quote stands for any text; the rest must be there, in order, the ends included.
-bool matches(const std::string& quote, const std::string& line) {
-  const std::string ellipsis = "\xe2\x80\xa6";
-  std::vector<std::string> parts;
-  for (std::size_t from = 0;;) {
-    const auto at = quote.find(ellipsis, from);
-    parts.push_back(quote.substr(from, at == std::string::npos ? std::string::npos : at - from));
-    if (at == std::string::npos) break;
-    from = at + ellipsis.size();
-  }
-  if (parts.size() == 1) return quote == line;
-  if (line.rfind(parts.front(), 0) != 0) return false;
-  std::size_t pos = parts.front().size();
-  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
-    pos = line.find(parts[i], pos);
-    if (pos == std::string::npos) return false;
-    pos += parts[i].size();
-  }
-  const std::string& last = parts.back();
-  return line.size() >= pos + last.size() && line.compare(line.size() - last.size(), last.size(), last) == 0;
-}
-
 std::vector<std::string> lines_of(const fs::path& file) {
   std::vector<std::string> out;
   std::ifstream in(file);
@@ -106,7 +85,8 @@ TEST(Docs, EveryLogLineFlowMdQuotesIsInTheRunItNames) {
   for (const auto& q : page.quotes) {
     ASSERT_TRUE(logs.count(q.run)) << "docs/flow.md:" << q.line << " quotes a log before naming its run";
     const auto& log = logs[q.run];
-    const bool found = std::any_of(log.begin(), log.end(), [&](const std::string& l) { return matches(q.text, l); });
+    const bool found =
+        std::any_of(log.begin(), log.end(), [&](const std::string& l) { return matches_quote(q.text, l); });
     EXPECT_TRUE(found) << "docs/flow.md:" << q.line << " is not a line of run '" << q.run << "':\n  " << q.text;
   }
 }
