@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/trace/replay.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
@@ -60,7 +61,16 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
   r.policy = w.policy;
   r.time_origin = w.scenario.time_origin;
   r.assertions = w.scenario.assertions;
+  r.options = {{"batch_delay", in.batch_delay.value_or(w.scenario.batch_delay.value_or(kDefaultBatchDelay))},
+               {"exclusive_nodes", w.scenario.exclusive_nodes || in.exclusive_nodes},
+               {"head_computes", w.head_computes}};
+  if (!in.queue_priorities.empty()) r.options["queue_priorities"] = in.queue_priorities;
   if (w.trace) {
+    r.options["via_daemon"] = in.via_daemon;
+    if (in.all_preemptible)
+      r.options["preemptible"] = "all";
+    else if (!in.preemptible_queues.empty())
+      r.options["preemptible"] = in.preemptible_queues;
     r.trace = w.trace->path;
     for (const auto& [reason, count] : w.trace->skipped)
       r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
