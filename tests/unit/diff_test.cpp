@@ -320,6 +320,32 @@ TEST(Diff, StartsWithinTheToleranceCountAsEqualAndTheReportSaysSo) {
   EXPECT_EQ(json::parse(render_diff_json(loose))["tolerance_s"], 0.001);
 }
 
+TEST(Diff, EventsOfOneInstantInAnotherOrderAreTheSameWithinTheTolerance) {
+  RunsDir tmp;
+  RunSpec swapped;  // the two parties come up 0.2 ms apart, in the other order
+  swapped.events = kEvents;
+  swapped.events[0] = R"({"t":0.0002,"ev":"scheduler.up","who":"scheduler","policy":"fcfs"})";
+  swapped.events[1] = R"({"t":0,"ev":"party.up","who":"controller"})";
+  swapped.events[4] =
+      R"({"t":2.0004,"ev":"send","who":"scheduler","to":"requestor:a","msg":"alloc_response","id":1,"bytes":80})";
+  const std::string a = write_run(tmp.path() / "a", RunSpec{}), b = write_run(tmp.path() / "b", swapped);
+  const DiffReport loose = diff_runs(a, b);
+  EXPECT_TRUE(loose.equal()) << render_diff_text(loose);
+  EXPECT_FALSE(loose.events.first.has_value());
+  EXPECT_EQ(loose.events.within_tolerance, 3u);  // the two swapped, and the later send
+  EXPECT_TRUE(Contains(render_diff_text(loose), "3 event lines differ only in their time, within the tolerance"));
+
+  const DiffReport exact = diff_runs(a, b, DiffOptions{false, 0});
+  EXPECT_FALSE(exact.equal());
+  ASSERT_TRUE(exact.events.first.has_value());
+  EXPECT_EQ(exact.events.first->line, 2u);
+
+  const DiffReport tight = diff_runs(a, b, DiffOptions{false, 1e-4});  // 0.1 ms: the swap is 0.2 ms
+  EXPECT_FALSE(tight.equal());
+  ASSERT_TRUE(tight.events.first.has_value());
+  EXPECT_EQ(tight.events.first->line, 2u);
+}
+
 TEST(Diff, ManyMovedJobsAreListedLargestFirstAndTheRestCounted) {
   RunsDir tmp;
   RunSpec base, moved;
