@@ -37,6 +37,7 @@ TEST(DiffToleranceCli, TwoSeedsOfTheDemoAreEqualAtOneSecondAndDifferentExactly) 
   EXPECT_TRUE(Contains(loose.out, ": equal\n  inputs: seed 1 -> 2 (same workload demo)\n")) << loose.out;
   EXPECT_TRUE(Contains(loose.out, "times within 1 s count as equal (--tolerance 0: exact)")) << loose.out;
   EXPECT_TRUE(Contains(loose.out, "event lines differ only in their time, within the tolerance")) << loose.out;
+  EXPECT_TRUE(Contains(loose.out, "jobs: the same within the tolerance (5 jobs; ")) << loose.out;
 
   const auto exact = run_pmixflow({"diff", "--tolerance", "0", a.string(), b.string()});
   EXPECT_EQ(exact.exit_code, 1) << exact.out << exact.err;
@@ -59,7 +60,8 @@ TEST(DiffToleranceCli, SubMicrosecondDeltasAreEqualByDefaultAndTheReportSaysSo) 
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(Contains(r.out, "inputs: batch_delay 0.01 -> 0.010001 (same workload golden.swf)")) << r.out;
   EXPECT_TRUE(Contains(r.out, "times within 1 ms count as equal (--tolerance 0: exact)")) << r.out;
-  EXPECT_TRUE(Contains(r.out, "jobs: the same within the tolerance (148 jobs; 148 start within the tolerance)"))
+  EXPECT_TRUE(
+      Contains(r.out, "jobs: the same within the tolerance (148 jobs; 148 differ only in times within the tolerance)"))
       << r.out;
 
   // Exactly, every job moved by a microsecond: a count and the first few, not 148 lines.

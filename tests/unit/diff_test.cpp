@@ -316,7 +316,9 @@ TEST(Diff, StartsWithinTheToleranceCountAsEqualAndTheReportSaysSo) {
   EXPECT_EQ(loose.jobs.start_within_tolerance, 1u);
   const std::string text = render_diff_text(loose);
   EXPECT_TRUE(Contains(text, "times within 1 ms count as equal (--tolerance 0: exact)")) << text;
-  EXPECT_TRUE(Contains(text, "jobs: the same within the tolerance (3 jobs; 1 start within the tolerance)")) << text;
+  EXPECT_TRUE(
+      Contains(text, "jobs: the same within the tolerance (3 jobs; 1 differs only in times within the tolerance)"))
+      << text;
   EXPECT_EQ(json::parse(render_diff_json(loose))["tolerance_s"], 0.001);
 }
 

@@ -119,10 +119,15 @@ JobDelta compare_rows(const JobRow& ra, const JobRow& rb, const SharedColumns& s
   for (std::size_t c = 0; c < shared.index.size(); ++c) {
     const auto& a = (*ra.cells)[shared.index[c].first];
     const auto& b = (*rb.cells)[shared.index[c].second];
-    if (a != b && !same_within(shared.names[c], a, b, tolerance_s)) j.other_columns.push_back(shared.names[c]);
+    if (a == b) continue;
+    if (same_within(shared.names[c], a, b, tolerance_s))
+      j.nudged = true;
+    else
+      j.other_columns.push_back(shared.names[c]);
   }
   const auto delta = j.start_delta();
   j.start_moved = j.start_differs() && (!delta || std::fabs(*delta) > tolerance_s);
+  j.nudged = j.nudged || (j.start_differs() && !j.start_moved);
   return j;
 }
 
@@ -135,7 +140,10 @@ void count(JobsDiff& d, JobDelta&& j, double& sum_abs) {
   if (j.start_moved) ++d.start_differs;
   if (j.start_differs() && !j.start_moved) ++d.start_within_tolerance;
   if (j.state_differs()) ++d.state_changes;
-  if (j.start_moved || j.state_differs() || !j.other_columns.empty()) d.changed.push_back(std::move(j));
+  if (j.start_moved || j.state_differs() || !j.other_columns.empty())
+    d.changed.push_back(std::move(j));
+  else if (j.nudged)
+    ++d.within_tolerance;
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ ojson jobs_json(const JobsDiff& j) {
   jobs["jobs_b"] = j.jobs_b;
   jobs["start_differs"] = j.start_differs;
   jobs["start_within_tolerance"] = j.start_within_tolerance;
+  jobs["within_tolerance"] = j.within_tolerance;
   jobs["state_changes"] = j.state_changes;
   jobs["only_in_a"] = j.only_in_a;
   jobs["only_in_b"] = j.only_in_b;

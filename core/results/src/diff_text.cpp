@@ -95,15 +95,16 @@ std::vector<const JobDelta*> by_importance(const JobsDiff& j) {
 
 void jobs_text(std::ostream& out, const JobsDiff& j, std::size_t max_jobs) {
   if (!j.compared) return;
-  const std::string within = std::to_string(j.start_within_tolerance) + " start within the tolerance";
+  const std::string within = std::to_string(j.within_tolerance) + (j.within_tolerance == 1 ? " differs" : " differ") +
+                             " only in times within the tolerance";
   if (j.changed.empty()) {
-    out << "  jobs: " << (j.start_within_tolerance == 0 ? "identical" : "the same within the tolerance") << " ("
-        << j.jobs_a << " jobs" << (j.start_within_tolerance == 0 ? "" : "; " + within) << ")\n";
+    out << "  jobs: " << (j.within_tolerance == 0 ? "identical" : "the same within the tolerance") << " (" << j.jobs_a
+        << " jobs" << (j.within_tolerance == 0 ? "" : "; " + within) << ")\n";
     return;
   }
   out << "  jobs: " << j.jobs_a << " in A, " << j.jobs_b << " in B; " << j.start_differs << " start differently"
-      << (j.start_within_tolerance == 0 ? "" : " (and " + within + ")") << ", " << j.state_changes
-      << " final states changed, " << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
+      << (j.within_tolerance == 0 ? "" : " (" + within + ")") << ", " << j.state_changes << " final states changed, "
+      << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
   if (j.started_in_both > 0)
     out << "    start delta (B - A) over the " << j.started_in_both << " jobs started in both: max |delta| "
         << fmt(j.max_abs_start_delta, 6) << " s, mean |delta| " << fmt(j.mean_abs_start_delta, 6) << " s\n";

@@ -68,6 +68,7 @@ struct JobDelta {
   std::string state_b;
   std::vector<std::string> other_columns;  // further jobs.csv columns whose values differ beyond the tolerance
   bool start_moved = false;                // started in one run only, or starts further apart than the tolerance
+  bool nudged = false;                     // some time of it differs, by no more than the tolerance
 
   bool start_differs() const { return in_a && in_b && start_a != start_b; }
   bool state_differs() const { return in_a && in_b && state_a != state_b; }
@@ -82,6 +83,7 @@ struct JobsDiff {
   std::vector<JobDelta> changed;           // A's order, then the jobs only in B in B's order
   std::size_t start_differs = 0;           // jobs in both runs whose starting_time differs beyond the tolerance
   std::size_t start_within_tolerance = 0;  // jobs whose starting_time differs, but by no more than the tolerance
+  std::size_t within_tolerance = 0;        // jobs not changed, but with some time that differs within the tolerance
   std::size_t only_in_a = 0;
   std::size_t only_in_b = 0;
   std::size_t state_changes = 0;
