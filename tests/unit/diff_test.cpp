@@ -365,6 +365,18 @@ TEST(Diff, ManyMovedJobsAreListedLargestFirstAndTheRestCounted) {
   EXPECT_EQ(json::parse(render_diff_json(r))["jobs"]["changed"].size(), 30u);
 }
 
+TEST(Diff, AnInputOnlyTheHeaderRecordsIsNamed) {
+  RunsDir tmp;
+  RunSpec other;
+  other.header =
+      R"({"format":"pmixflow-events","version":2,"env":"sim","seed":0,"inputs":{"nodes":4,"policy":"fcfs","scenario":"s.jsonl","node_mtbf":3600}})";
+  const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", other));
+  ASSERT_EQ(r.inputs.size(), 1u) << render_diff_text(r);
+  EXPECT_EQ(r.inputs[0].name, "node_mtbf");
+  EXPECT_TRUE(Contains(render_diff_text(r), "inputs: node_mtbf (not recorded) -> 3600 (same workload s.jsonl)\n"))
+      << render_diff_text(r);
+}
+
 TEST(Diff, JobStartDeltasAreBMinusA) {
   RunsDir tmp;
   RunSpec later;

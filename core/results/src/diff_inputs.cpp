@@ -94,6 +94,17 @@ void name_inputs(DiffReport& report) {
     if (vb) d.b = vb->dump();
     report.inputs.push_back(std::move(d));
   }
+  // What else the headers record differently and changes what happens (node_mtbf, assertions);
+  // not what follows from the above or names a file by its path.
+  static constexpr std::string_view kFollows[] = {
+      "scenario",           "name",  "trace", "compute_nodes", "time_origin", "description", "skipped_by_reason",
+      "repaired_by_reason", "events"};
+  for (const auto& v : report.events.inputs) {
+    const bool follows = std::find(std::begin(kFollows), std::end(kFollows), v.name) != std::end(kFollows);
+    const bool named =
+        std::any_of(report.inputs.begin(), report.inputs.end(), [&](const ValueDiff& n) { return n.name == v.name; });
+    if (!follows && !named && v.name != "options") report.inputs.push_back(v);
+  }
 }
 
 }  // namespace diff_detail

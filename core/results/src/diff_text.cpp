@@ -13,7 +13,7 @@ namespace {
 
 using namespace diff_detail;
 
-void events_text(std::ostream& out, const EventsDiff& e) {
+void events_text(std::ostream& out, const EventsDiff& e, const std::vector<ValueDiff>& named) {
   if (!e.compared) return;
   if (e.identical) {
     if (e.lines_a == e.lines_b)
@@ -30,12 +30,15 @@ void events_text(std::ostream& out, const EventsDiff& e) {
   } else {
     out << "  events: differ (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";
   }
-  // The values are on the inputs line above; the header's names say where they were recorded.
+  // The inputs line above has the values of the inputs it names; the others are given here.
   if (!e.inputs.empty() || !e.header.empty()) {
     out << "    header inputs that differ:";
     for (const auto* list : {&e.header, &e.inputs})
       for (const auto& v : *list) out << " " << v.name;
     out << "\n";
+    for (const auto& v : e.inputs)
+      if (std::none_of(named.begin(), named.end(), [&](const ValueDiff& n) { return n.name == v.name; }))
+        out << "      " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
   }
   if (e.within_tolerance > 0)
     out << "    " << e.within_tolerance << " event lines differ only in their time, within the tolerance\n";
@@ -180,7 +183,7 @@ std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
   out << "pmixflow diff: A = " << r.a.path << ", B = " << r.b.path << ": " << (r.equal() ? "equal" : "DIFFERENT")
       << "\n";
   inputs_text(out, r);
-  events_text(out, r.events);
+  events_text(out, r.events, r.inputs);
   jobs_text(out, r.jobs, max_jobs);
   summary_text(out, r.summary);
   for (const auto& n : r.notes) out << "  note: " << n << "\n";

@@ -79,6 +79,8 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
     r.compare_recorded = in.compare_recorded;
     r.node_mtbf = in.node_mtbf;
     r.node_mttr = in.node_mttr;
+    if (in.node_mtbf) r.options["node_mtbf"] = *in.node_mtbf;
+    if (in.node_mttr) r.options["node_mttr"] = *in.node_mttr;
   }
   return r;
 }
