@@ -51,7 +51,8 @@ struct EventsDiff {
   bool identical = false;     // line for line, header included; the closing lines' wall_s is not compared
   std::uint64_t lines_a = 0;  // lines in each log, the header included
   std::uint64_t lines_b = 0;
-  std::uint64_t within_tolerance = 0;    // event lines that differ only in a time "t" within the tolerance
+  std::uint64_t within_tolerance = 0;    // event lines that differ only in their times (t, latency, until), or
+                                         // in their order among events of one instant, within the tolerance
   std::vector<ValueDiff> header;         // header fields other than "inputs" that differ (env, seed, ...)
   std::vector<ValueDiff> inputs;         // the header's "inputs" that differ, by key
   std::optional<EventDivergence> first;  // the first diverging event line (line >= 2), if any
@@ -132,7 +133,7 @@ struct DiffReport {
   RunFiles b;
   double tolerance_s = 0;  // as DiffOptions gave it
   // The inputs in which the runs differ (policy, seed, options such as batch_delay), from the
-  // summaries when both runs have one, else from the logs' headers; values as JSON text.
+  // summaries and the logs' headers (the summary's word where both say); values as JSON text.
   std::vector<ValueDiff> inputs;
   std::string workload;  // the workload both runs replayed; empty when it differs or is unknown
   EventsDiff events;
