@@ -18,6 +18,7 @@ class Command {
 std::unique_ptr<Command> add_sim(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_report(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_diff(CLI::App& app, CLI::App*& sub);
+std::unique_ptr<Command> add_compare(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_events(CLI::App& app, CLI::App*& sub);
 std::unique_ptr<Command> add_outcomes(CLI::App& app, CLI::App*& sub);
 // A study of many sim runs, here or on a Slurm cluster (sweep_*.cpp).

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
 #endif
   add(add_report);
   add(add_diff);
+  add(add_compare);
   add(add_outcomes);
   add(add_events);
   add(add_sweep);

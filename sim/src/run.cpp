@@ -89,9 +89,12 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   // (Swapped with empty vectors: assigning {} would keep their capacity.)
   std::vector<ReplayJob>().swap(workload.replay);
   if (workload.trace) std::vector<SwfJob>().swap(workload.trace->jobs);
-  RunOutputs outputs(in.outputs,
-                     describe_run("sim", workload, in, machine.cluster(),
-                                  {machine.hosts().description, machine.shape().source, machine.shape().slots}));
+  RunInfo info = describe_run("sim", workload, in, machine.cluster(),
+                              {machine.hosts().description, machine.shape().source, machine.shape().slots});
+  // The simulator's own settings that change the results (the rest, such as --idle-actors, do not).
+  info.options["daemon_startup"] = knobs.daemon_startup_s;
+  info.options["jitter"] = knobs.jitter;
+  RunOutputs outputs(in.outputs, std::move(info));
   auto world =
       std::make_unique<World>(machine.cluster(), machine.hosts(), world_options(knobs, in.seed), &outputs.log());
   place(*world, deployment, machine, workload.policy, knobs, in.seed);

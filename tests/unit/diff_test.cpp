@@ -273,7 +273,7 @@ TEST(Diff, HeaderInputsAreComparedSeparately) {
   other.header =
       R"({"format":"pmixflow-events","version":2,"env":"sim","seed":7,"inputs":{"nodes":4,"policy":"easy","scenario":"s.jsonl"}})";
   const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", other));
-  EXPECT_FALSE(r.equal());
+  EXPECT_TRUE(r.equal()) << "what happened is the same: the inputs are named, not counted";
   EXPECT_FALSE(r.events.identical);
   EXPECT_FALSE(r.events.first.has_value());  // every event after the header is the same
   ASSERT_EQ(r.events.inputs.size(), 1u);
@@ -283,8 +283,98 @@ TEST(Diff, HeaderInputsAreComparedSeparately) {
   ASSERT_EQ(r.events.header.size(), 1u);
   EXPECT_EQ(r.events.header[0].name, "seed");
   const std::string text = render_diff_text(r);
-  EXPECT_TRUE(Contains(text, "header inputs that differ: policy"));
-  EXPECT_TRUE(Contains(text, "header field seed: A 0, B 7"));
+  EXPECT_TRUE(Contains(text, "inputs: seed 0 -> 7; policy fcfs -> easy (same workload s.jsonl)\n")) << text;
+  EXPECT_TRUE(Contains(text, "header inputs that differ: seed policy")) << text;
+}
+
+TEST(DiffTolerance, DurationsReadWithTheirUnits) {
+  EXPECT_EQ(parse_duration("1ms"), 1e-3);
+  EXPECT_EQ(parse_duration("500us"), 500e-6);
+  EXPECT_EQ(parse_duration("2s"), 2.0);
+  EXPECT_EQ(parse_duration("1.5min"), 90.0);
+  EXPECT_EQ(parse_duration("0"), 0.0);
+  EXPECT_EQ(parse_duration("3"), 3.0) << "a bare number is seconds, as every other time option";
+  for (const char* bad : {"", "ms", "1 ms", "-1ms", "1parsec", "nan", "infs", "1e999s"})
+    EXPECT_FALSE(parse_duration(bad).has_value()) << bad;
+  EXPECT_EQ(duration_text(1e-3), "1 ms");
+  EXPECT_EQ(duration_text(5e-4), "500 us");
+}
+
+TEST(Diff, StartsWithinTheToleranceCountAsEqualAndTheReportSaysSo) {
+  RunsDir tmp;
+  RunSpec nudged;
+  nudged.jobs = {{"1", 0, 0.0004}, {"2", 0, 10}, {"3", 1, 20}};
+  const std::string a = write_run(tmp.path() / "a", RunSpec{}), b = write_run(tmp.path() / "b", nudged);
+  const DiffReport exact = diff_runs(a, b, DiffOptions{false, 0});
+  EXPECT_FALSE(exact.equal());
+  EXPECT_EQ(exact.jobs.start_differs, 1u);
+  EXPECT_TRUE(Contains(render_diff_text(exact), "times compared exactly (--tolerance 0)"));
+
+  const DiffReport loose = diff_runs(a, b);  // the default: 1 ms
+  EXPECT_TRUE(loose.equal()) << render_diff_text(loose);
+  EXPECT_EQ(loose.jobs.start_differs, 0u);
+  EXPECT_EQ(loose.jobs.start_within_tolerance, 1u);
+  const std::string text = render_diff_text(loose);
+  EXPECT_TRUE(Contains(text, "times within 1 ms count as equal (--tolerance 0: exact)")) << text;
+  EXPECT_TRUE(
+      Contains(text, "jobs: the same within the tolerance (3 jobs; 1 differs only in times within the tolerance)"))
+      << text;
+  EXPECT_EQ(json::parse(render_diff_json(loose))["tolerance_s"], 0.001);
+}
+
+TEST(Diff, EventsOfOneInstantInAnotherOrderAreTheSameWithinTheTolerance) {
+  RunsDir tmp;
+  RunSpec swapped;  // the two parties come up 0.2 ms apart, in the other order
+  swapped.events = kEvents;
+  swapped.events[0] = R"({"t":0.0002,"ev":"scheduler.up","who":"scheduler","policy":"fcfs"})";
+  swapped.events[1] = R"({"t":0,"ev":"party.up","who":"controller"})";
+  swapped.events[4] =
+      R"({"t":2.0004,"ev":"send","who":"scheduler","to":"requestor:a","msg":"alloc_response","id":1,"bytes":80})";
+  const std::string a = write_run(tmp.path() / "a", RunSpec{}), b = write_run(tmp.path() / "b", swapped);
+  const DiffReport loose = diff_runs(a, b);
+  EXPECT_TRUE(loose.equal()) << render_diff_text(loose);
+  EXPECT_FALSE(loose.events.first.has_value());
+  EXPECT_EQ(loose.events.within_tolerance, 3u);  // the two swapped, and the later send
+  EXPECT_TRUE(Contains(render_diff_text(loose), "3 event lines differ only in their time, within the tolerance"));
+
+  const DiffReport exact = diff_runs(a, b, DiffOptions{false, 0});
+  EXPECT_FALSE(exact.equal());
+  ASSERT_TRUE(exact.events.first.has_value());
+  EXPECT_EQ(exact.events.first->line, 2u);
+
+  const DiffReport tight = diff_runs(a, b, DiffOptions{false, 1e-4});  // 0.1 ms: the swap is 0.2 ms
+  EXPECT_FALSE(tight.equal());
+  ASSERT_TRUE(tight.events.first.has_value());
+  EXPECT_EQ(tight.events.first->line, 2u);
+}
+
+TEST(Diff, ManyMovedJobsAreListedLargestFirstAndTheRestCounted) {
+  RunsDir tmp;
+  RunSpec base, moved;
+  base.jobs.clear();
+  moved.jobs.clear();
+  for (int i = 1; i <= 30; ++i) {
+    base.jobs.push_back({std::to_string(i), 0, 100.0 * i});
+    moved.jobs.push_back({std::to_string(i), 0, 100.0 * i + i});  // job i starts i s later
+  }
+  const DiffReport r =
+      diff_runs(write_run(tmp.path() / "a", base), write_run(tmp.path() / "b", moved), DiffOptions{false, 0});
+  const std::string text = render_diff_text(r, 3);
+  EXPECT_TRUE(Contains(text, "the 3 that moved most:\n    job 30: start 3000 -> 3030")) << text;
+  EXPECT_TRUE(Contains(text, "... and 27 more jobs (--json lists every one)")) << text;
+  EXPECT_EQ(json::parse(render_diff_json(r))["jobs"]["changed"].size(), 30u);
+}
+
+TEST(Diff, AnInputOnlyTheHeaderRecordsIsNamed) {
+  RunsDir tmp;
+  RunSpec other;
+  other.header =
+      R"({"format":"pmixflow-events","version":2,"env":"sim","seed":0,"inputs":{"nodes":4,"policy":"fcfs","scenario":"s.jsonl","node_mtbf":3600}})";
+  const DiffReport r = diff_runs(write_run(tmp.path() / "a", RunSpec{}), write_run(tmp.path() / "b", other));
+  ASSERT_EQ(r.inputs.size(), 1u) << render_diff_text(r);
+  EXPECT_EQ(r.inputs[0].name, "node_mtbf");
+  EXPECT_TRUE(Contains(render_diff_text(r), "inputs: node_mtbf (not recorded) -> 3600 (same workload s.jsonl)\n"))
+      << render_diff_text(r);
 }
 
 TEST(Diff, JobStartDeltasAreBMinusA) {

@@ -40,7 +40,7 @@ std::optional<double> MetricDelta::relative() const {
 }
 
 bool DiffReport::equal() const {
-  if (events.compared && !events.identical) return false;
+  if (events.compared && events.first) return false;
   if (!jobs.changed.empty()) return false;
   return std::none_of(summary.metrics.begin(), summary.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
 }
@@ -100,9 +100,11 @@ DiffReport diff_runs(const std::string& run_a, const std::string& run_b, const D
   if (!events && !jobs && !summary)
     throw InputError(run_a, 0, "",
                      "nothing to compare with " + run_b + ": A has " + describe(a) + ", B has " + describe(b));
+  report.tolerance_s = options.tolerance_s;
   if (events) report.events = diff_detail::diff_events(a.events, b.events, options, report.notes);
-  if (jobs) report.jobs = diff_detail::diff_jobs(a.jobs, b.jobs, report.notes);
-  if (summary) report.summary = diff_detail::diff_summary(a.summary, b.summary);
+  if (jobs) report.jobs = diff_detail::diff_jobs(a.jobs, b.jobs, options.tolerance_s, report.notes);
+  if (summary) report.summary = diff_detail::diff_summary(a.summary, b.summary, options.tolerance_s);
+  diff_detail::name_inputs(report);
   return report;
 }
 }  // namespace pmixflow

@@ -69,9 +69,9 @@ void name_first_field(EventDivergence& d) {
 
 // Two closing lines say the same when they differ only in the run's wall-clock time (and in
 // the count of events, between logs kept at different levels).
-bool same_closing(const log::EventView& a, const log::EventView& b, bool mixed_levels) {
+bool same_closing(const log::EventView& a, const log::EventView& b, bool mixed_levels, double tolerance_s) {
   if (a.kind != log::EventKind::LogEnd || b.kind != log::EventKind::LogEnd) return false;
-  if (a.t != b.t || a.str(log::Field::end) != b.str(log::Field::end) ||
+  if (!within_time(a.t, b.t, tolerance_s) || a.str(log::Field::end) != b.str(log::Field::end) ||
       (!mixed_levels && a.uint(log::Field::events) != b.uint(log::Field::events)))
     return false;
   auto stats = [](const log::EventView& e) {
@@ -79,7 +79,53 @@ bool same_closing(const log::EventView& a, const log::EventView& b, bool mixed_l
     if (j.is_object()) j.erase("wall_s");
     return j;
   };
-  return stats(a) == stats(b);
+  const ojson sa = stats(a), sb = stats(b);
+  if (sa == sb) return true;
+  // The simulated time the run ended is a time like any other.
+  if (!sa.is_object() || !sb.is_object() || !sa.contains("sim_time_s") || !sb.contains("sim_time_s")) return false;
+  const ojson ta = sa["sim_time_s"], tb = sb["sim_time_s"];
+  if (!ta.is_number() || !tb.is_number() || !within_time(ta.get<double>(), tb.get<double>(), tolerance_s)) return false;
+  ojson ra = sa, rb = sb;
+  ra.erase("sim_time_s");
+  rb.erase("sim_time_s");
+  return ra == rb;
+}
+
+// A log read a line ahead: the line in hand stays readable while the other log is read on.
+struct Cursor {
+  explicit Cursor(log::LogReader& r) : reader(r) {}
+  log::LogReader& reader;
+  const log::EventView* event = nullptr;
+  std::string text;
+  std::uint64_t line = 0;
+
+  void advance() {
+    event = reader.next();
+    if (!event) return;
+    text = std::string(reader.text());
+    line = reader.line();
+  }
+  bool in_window(double end) const { return event && event->kind != log::EventKind::LogEnd && event->t <= end; }
+};
+
+// From two lines that differ, the events of both logs up to a tolerance past the earlier, taken
+// as sets: equal, both cursors are past them (and `lines` counts them); else the logs differ.
+// The window grows by the tolerance a few times, so that a pair astride its end is still matched.
+bool windows_match(Cursor& a, Cursor& b, double tolerance_s, std::uint64_t& lines) {
+  if (!a.event || !b.event || a.event->kind == log::EventKind::LogEnd || b.event->kind == log::EventKind::LogEnd)
+    return false;
+  const double start = std::min(a.event->t, b.event->t);
+  std::vector<std::string> wa, wb;
+  for (int widths = 1; widths <= 4; ++widths) {
+    const double end = start + widths * tolerance_s;
+    for (; a.in_window(end); a.advance()) wa.push_back(a.text);
+    for (; b.in_window(end); b.advance()) wb.push_back(b.text);
+    if (same_window(wa, wb, tolerance_s)) {
+      lines += wa.size();
+      return true;
+    }
+  }
+  return false;
 }
 
 void drain(log::LogReader& r) {
@@ -123,15 +169,25 @@ EventsDiff diff_events(const std::string& path_a, const std::string& path_b, con
     notes.push_back("the logs were kept at different levels (A " + level_a + ", B " + level_b +
                     "): compared without the messages' send and recv events");
   }
-  for (;;) {
-    const log::EventView* ea = ra.next();
-    const log::EventView* eb = rb.next();
-    if (!ea && !eb) break;
-    if (ea && eb && (ra.text() == rb.text() || same_closing(*ea, *eb, mixed))) continue;
+  const double tolerance = options.tolerance_s;
+  Cursor ca(ra), cb(rb);
+  ca.advance();
+  cb.advance();
+  while (ca.event || cb.event) {
+    if (ca.event && cb.event) {
+      const bool same = ca.text == cb.text || same_closing(*ca.event, *cb.event, mixed, tolerance);
+      if (same || same_but_times(ca.text, cb.text, tolerance)) {
+        if (!same) ++d.within_tolerance;
+        ca.advance();
+        cb.advance();
+        continue;
+      }
+    }
     EventDivergence div;
-    div.line = std::max(ra.line(), rb.line());
-    if (ea) div.a = std::string(ra.text());
-    if (eb) div.b = std::string(rb.text());
+    div.line = std::max(ca.line, cb.line);
+    if (ca.event) div.a = ca.text;
+    if (cb.event) div.b = cb.text;
+    if (tolerance > 0 && windows_match(ca, cb, tolerance, d.within_tolerance)) continue;
     name_first_field(div);
     d.first = std::move(div);
     drain(ra);
@@ -142,7 +198,7 @@ EventsDiff diff_events(const std::string& path_a, const std::string& path_b, con
   check_whole(rb, options, notes);
   d.lines_a = ra.line();
   d.lines_b = rb.line();
-  d.identical = d.header.empty() && d.inputs.empty() && !d.first;
+  d.identical = d.header.empty() && d.inputs.empty() && !d.first && d.within_tolerance == 0;
   return d;
 }
 

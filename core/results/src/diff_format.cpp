@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -39,6 +41,18 @@ ojson opt_value(const std::optional<std::string>& v) {
   if (!v) return nullptr;
   ojson parsed = ojson::parse(*v, nullptr, false);
   return parsed.is_discarded() ? ojson(*v) : parsed;
+}
+
+}  // namespace pmixflow::diff_detail
+
+namespace pmixflow::diff_detail {
+
+bool within_time(double a, double b, double tolerance_s) { return std::fabs(b - a) <= tolerance_s; }
+
+bool within_derived(double a, double b, double tolerance_s) {
+  if (a == b) return true;
+  const double scale = std::max(std::fabs(a), std::fabs(b));
+  return std::fabs(b - a) <= scale * tolerance_s / kDerivedScale_s;
 }
 
 }  // namespace pmixflow::diff_detail

@@ -60,6 +60,7 @@ JobDelta one_sided(const JobRow& row, bool in_a) {
   d.in_b = !in_a;
   (in_a ? d.start_a : d.start_b) = row.start;
   (in_a ? d.state_a : d.state_b) = row.state;
+  d.start_moved = true;
   return d;
 }
 
@@ -88,16 +89,45 @@ SharedColumns shared_columns(const JobTable& a, const JobTable& b, std::vector<s
   return shared;
 }
 
-JobDelta compare_rows(const JobRow& ra, const JobRow& rb, const SharedColumns& shared) {
+std::optional<double> number_in(const std::string& text) {
+  double v = 0;
+  if (read_real(text, v, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max()) !=
+      NumberFault::None)
+    return std::nullopt;
+  return v;
+}
+
+// Two cells of a column that differ in text may still say the same within the tolerance: the
+// times Batsim's columns give, and the stretch computed from them.
+bool same_within(const std::string& column, const std::string& a, const std::string& b, double tolerance_s) {
+  static constexpr std::string_view kTimes[] = {"submission_time", "starting_time", "execution_time",
+                                                "finish_time",     "waiting_time",  "turnaround_time"};
+  const bool is_time = std::find(std::begin(kTimes), std::end(kTimes), column) != std::end(kTimes);
+  if (tolerance_s <= 0 || (!is_time && column != "stretch")) return false;
+  const auto va = number_in(a), vb = number_in(b);
+  if (!va || !vb) return false;
+  return is_time ? within_time(*va, *vb, tolerance_s) : within_derived(*va, *vb, tolerance_s);
+}
+
+JobDelta compare_rows(const JobRow& ra, const JobRow& rb, const SharedColumns& shared, double tolerance_s) {
   JobDelta j;
   j.job_id = ra.id;
   j.start_a = ra.start;
   j.start_b = rb.start;
   j.state_a = ra.state;
   j.state_b = rb.state;
-  for (std::size_t c = 0; c < shared.index.size(); ++c)
-    if ((*ra.cells)[shared.index[c].first] != (*rb.cells)[shared.index[c].second])
+  for (std::size_t c = 0; c < shared.index.size(); ++c) {
+    const auto& a = (*ra.cells)[shared.index[c].first];
+    const auto& b = (*rb.cells)[shared.index[c].second];
+    if (a == b) continue;
+    if (same_within(shared.names[c], a, b, tolerance_s))
+      j.nudged = true;
+    else
       j.other_columns.push_back(shared.names[c]);
+  }
+  const auto delta = j.start_delta();
+  j.start_moved = j.start_differs() && (!delta || std::fabs(*delta) > tolerance_s);
+  j.nudged = j.nudged || (j.start_differs() && !j.start_moved);
   return j;
 }
 
@@ -107,14 +137,19 @@ void count(JobsDiff& d, JobDelta&& j, double& sum_abs) {
     sum_abs += std::fabs(*delta);
     d.max_abs_start_delta = std::max(d.max_abs_start_delta, std::fabs(*delta));
   }
-  if (j.start_differs()) ++d.start_differs;
+  if (j.start_moved) ++d.start_differs;
+  if (j.start_differs() && !j.start_moved) ++d.start_within_tolerance;
   if (j.state_differs()) ++d.state_changes;
-  if (j.start_differs() || j.state_differs() || !j.other_columns.empty()) d.changed.push_back(std::move(j));
+  if (j.start_moved || j.state_differs() || !j.other_columns.empty())
+    d.changed.push_back(std::move(j));
+  else if (j.nudged)
+    ++d.within_tolerance;
 }
 
 }  // namespace
 
-JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::vector<std::string>& notes) {
+JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, double tolerance_s,
+                   std::vector<std::string>& notes) {
   JobsDiff d;
   d.compared = true;
   const JobTable a = read_jobs(path_a), b = read_jobs(path_b);
@@ -136,7 +171,7 @@ JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, std::ve
       continue;
     }
     matched[it->second[k]] = true;
-    count(d, compare_rows(ra, b.rows[it->second[k]], shared), sum_abs);
+    count(d, compare_rows(ra, b.rows[it->second[k]], shared, tolerance_s), sum_abs);
   }
   for (std::size_t i = 0; i < b.rows.size(); ++i)
     if (!matched[i]) {

@@ -25,6 +25,7 @@ ojson events_json(const EventsDiff& e) {
   events["identical"] = e.identical;
   events["lines_a"] = e.lines_a;
   events["lines_b"] = e.lines_b;
+  events["within_tolerance"] = e.within_tolerance;
   events["header"] = value_diffs(e.header);
   events["inputs"] = value_diffs(e.inputs);
   if (!e.first) {
@@ -47,6 +48,8 @@ ojson jobs_json(const JobsDiff& j) {
   jobs["jobs_a"] = j.jobs_a;
   jobs["jobs_b"] = j.jobs_b;
   jobs["start_differs"] = j.start_differs;
+  jobs["start_within_tolerance"] = j.start_within_tolerance;
+  jobs["within_tolerance"] = j.within_tolerance;
   jobs["state_changes"] = j.state_changes;
   jobs["only_in_a"] = j.only_in_a;
   jobs["only_in_b"] = j.only_in_b;
@@ -78,7 +81,8 @@ ojson summary_json(const SummaryDiff& s) {
                        {"b", opt_number(m.b)},
                        {"delta", opt_number(m.delta())},
                        {"relative", opt_number(m.relative())},
-                       {"differs", m.differs()}});
+                       {"differs", m.differs()},
+                       {"within_tolerance", m.within_tolerance}});
   summary["metrics"] = metrics;
   return summary;
 }
@@ -90,6 +94,9 @@ std::string render_diff_json(const DiffReport& r) {
   out["format"] = "pmixflow-diff";
   out["version"] = 1;
   out["equal"] = r.equal();
+  out["tolerance_s"] = r.tolerance_s;
+  out["inputs"] = value_diffs(r.inputs);
+  out["workload"] = r.workload.empty() ? ojson(nullptr) : ojson(r.workload);
   out["a"] = run_json(r.a);
   out["b"] = run_json(r.b);
   out["events"] = events_json(r.events);

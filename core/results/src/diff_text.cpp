@@ -1,16 +1,19 @@
 // `pmixflow diff` for people: equal or not, then each thing compared, what differs in it.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 #include "diff_internal.hpp"
+#include "pmixflow/results/recorded_inputs.hpp"
 
 namespace pmixflow {
 namespace {
 
 using namespace diff_detail;
 
-void events_text(std::ostream& out, const EventsDiff& e) {
+void events_text(std::ostream& out, const EventsDiff& e, const std::vector<ValueDiff>& named) {
   if (!e.compared) return;
   if (e.identical) {
     if (e.lines_a == e.lines_b)
@@ -20,20 +23,26 @@ void events_text(std::ostream& out, const EventsDiff& e) {
           << ")\n";
     return;
   }
-  out << "  events: differ (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";
-  if (!e.inputs.empty()) {
+  if (!e.first && e.within_tolerance == 0) {
+    out << "  events: identical after the header (" << e.lines_a << " lines)\n";
+  } else if (!e.first) {
+    out << "  events: the same within the tolerance (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";
+  } else {
+    out << "  events: differ (A has " << e.lines_a << " lines, B has " << e.lines_b << ")\n";
+  }
+  // The inputs line above has the values of the inputs it names; the others are given here.
+  if (!e.inputs.empty() || !e.header.empty()) {
     out << "    header inputs that differ:";
-    for (const auto& v : e.inputs) out << " " << v.name;
+    for (const auto* list : {&e.header, &e.inputs})
+      for (const auto& v : *list) out << " " << v.name;
     out << "\n";
     for (const auto& v : e.inputs)
-      out << "      " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
+      if (std::none_of(named.begin(), named.end(), [&](const ValueDiff& n) { return n.name == v.name; }))
+        out << "      " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
   }
-  for (const auto& v : e.header)
-    out << "    header field " << v.name << ": A " << value_or_absent(v.a) << ", B " << value_or_absent(v.b) << "\n";
-  if (!e.first) {
-    out << "    events after the header: identical\n";
-    return;
-  }
+  if (e.within_tolerance > 0)
+    out << "    " << e.within_tolerance << " event lines differ only in their time, within the tolerance\n";
+  if (!e.first) return;
   const EventDivergence& d = *e.first;
   out << "    first diverging event: line " << d.line;
   if (!d.field.empty())
@@ -57,7 +66,7 @@ void job_text(std::ostream& out, const JobDelta& d) {
     return;
   }
   std::string sep;
-  if (d.start_differs()) {
+  if (d.start_moved) {
     out << "start " << fmt_start(d.start_a) << " -> " << fmt_start(d.start_b);
     if (const auto delta = d.start_delta()) out << " (delta " << fmt_signed(*delta) << " s)";
     sep = "; ";
@@ -73,25 +82,44 @@ void job_text(std::ostream& out, const JobDelta& d) {
   out << "\n";
 }
 
+// What moved most first: jobs in one run only and changed final states, then the largest start
+// deltas; ties in the order read.
+std::vector<const JobDelta*> by_importance(const JobsDiff& j) {
+  std::vector<const JobDelta*> order;
+  for (const auto& d : j.changed) order.push_back(&d);
+  auto weight = [](const JobDelta* d) {
+    if (!d->in_a || !d->in_b || d->state_differs() || !d->start_delta()) return std::numeric_limits<double>::infinity();
+    return d->start_moved ? std::fabs(*d->start_delta()) : 0.0;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const JobDelta* x, const JobDelta* y) { return weight(x) > weight(y); });
+  return order;
+}
+
 void jobs_text(std::ostream& out, const JobsDiff& j, std::size_t max_jobs) {
   if (!j.compared) return;
+  const std::string within = std::to_string(j.within_tolerance) + (j.within_tolerance == 1 ? " differs" : " differ") +
+                             " only in times within the tolerance";
   if (j.changed.empty()) {
-    out << "  jobs: identical (" << j.jobs_a << " jobs)\n";
+    out << "  jobs: " << (j.within_tolerance == 0 ? "identical" : "the same within the tolerance") << " (" << j.jobs_a
+        << " jobs" << (j.within_tolerance == 0 ? "" : "; " + within) << ")\n";
     return;
   }
-  out << "  jobs: " << j.jobs_a << " in A, " << j.jobs_b << " in B; " << j.start_differs << " start differently, "
-      << j.state_changes << " final states changed, " << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
+  out << "  jobs: " << j.jobs_a << " in A, " << j.jobs_b << " in B; " << j.start_differs << " start differently"
+      << (j.within_tolerance == 0 ? "" : " (" + within + ")") << ", " << j.state_changes << " final states changed, "
+      << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
   if (j.started_in_both > 0)
     out << "    start delta (B - A) over the " << j.started_in_both << " jobs started in both: max |delta| "
         << fmt(j.max_abs_start_delta, 6) << " s, mean |delta| " << fmt(j.mean_abs_start_delta, 6) << " s\n";
   std::size_t shown = 0;
-  for (const auto& d : j.changed) {
+  if (j.changed.size() > max_jobs) out << "    the " << max_jobs << " that moved most:\n";
+  for (const JobDelta* d : by_importance(j)) {
     if (shown == max_jobs) {
-      out << "    ... and " << j.changed.size() - shown << " more jobs\n";
+      out << "    ... and " << j.changed.size() - shown << " more jobs (--json lists every one)\n";
       break;
     }
     ++shown;
-    job_text(out, d);
+    job_text(out, *d);
   }
 }
 
@@ -99,8 +127,11 @@ void summary_text(std::ostream& out, const SummaryDiff& s) {
   if (!s.compared) return;
   const auto differing =
       std::count_if(s.metrics.begin(), s.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
+  const auto within =
+      std::count_if(s.metrics.begin(), s.metrics.end(), [](const MetricDelta& m) { return m.within_tolerance; });
   if (differing == 0) {
-    out << "  summary: identical (" << s.metrics.size() << " metrics; wall-clock times not compared)\n";
+    out << "  summary: " << (within == 0 ? "identical" : "the same within the tolerance") << " (" << s.metrics.size()
+        << " metrics; wall-clock times not compared)\n";
     return;
   }
   out << "  summary: " << differing << " of " << s.metrics.size()
@@ -125,13 +156,34 @@ void summary_text(std::ostream& out, const SummaryDiff& s) {
   }
 }
 
+// What the runs were given, then how times were compared: what a reader needs before the outcomes.
+void inputs_text(std::ostream& out, const DiffReport& r) {
+  auto side = [](const std::optional<std::string>& v) {
+    return v ? input_text(opt_value(v)) : std::string("(not recorded)");
+  };
+  if (r.inputs.empty()) {
+    out << "  inputs: the same";
+  } else {
+    out << "  inputs: ";
+    for (std::size_t i = 0; i < r.inputs.size(); ++i)
+      out << (i ? "; " : "") << r.inputs[i].name << " " << side(r.inputs[i].a) << " -> " << side(r.inputs[i].b);
+  }
+  if (!r.workload.empty()) out << " (" << (r.inputs.empty() ? "" : "same ") << "workload " << r.workload << ")";
+  out << "\n";
+  if (r.tolerance_s > 0)
+    out << "  times within " << duration_text(r.tolerance_s) << " count as equal (--tolerance 0: exact)\n";
+  else
+    out << "  times compared exactly (--tolerance 0)\n";
+}
+
 }  // namespace
 
 std::string render_diff_text(const DiffReport& r, std::size_t max_jobs) {
   std::ostringstream out;
   out << "pmixflow diff: A = " << r.a.path << ", B = " << r.b.path << ": " << (r.equal() ? "equal" : "DIFFERENT")
       << "\n";
-  events_text(out, r.events);
+  inputs_text(out, r);
+  events_text(out, r.events, r.inputs);
   jobs_text(out, r.jobs, max_jobs);
   summary_text(out, r.summary);
   for (const auto& n : r.notes) out << "  note: " << n << "\n";

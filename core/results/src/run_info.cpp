@@ -17,7 +17,8 @@ nlohmann::json RunInfo::inputs() const {
                     {"slots_per_node", slots_per_node},
                     {"policy", policy},
                     {"time_origin", time_origin},
-                    {"compute_nodes", compress_host_names(compute_nodes)}};
+                    {"compute_nodes", compress_host_names(compute_nodes)},
+                    {"options", options}};
   if (!trace.empty()) {
     in["trace"] = trace;
     in["skipped_by_reason"] = skipped_by_reason;
@@ -141,6 +142,10 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
   r.host = in.text("host", false);
   r.hostfile = in.text("hostfile", false);
   r.assertions = read_assertions(header.inputs, in);
+  if (const auto it = header.inputs.find("options"); it != header.inputs.end()) {  // absent before 2026-12
+    if (!it->is_object()) in.fail("options", "expects an object");
+    r.options = *it;
+  }
   return r;
 }
 

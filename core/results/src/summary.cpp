@@ -125,6 +125,7 @@ json summary(const Pieces& p) {
          {"nodes", p.run.nodes},
          {"slots_per_node", p.run.slots_per_node},
          {"resources", resources_json(p.run)},
+         {"options", p.run.options},
          {"jobs", m.jobs},
          {"rejected", m.rejected},
          {"final_states", m.final_states},

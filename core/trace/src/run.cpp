@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pmixflow/policies/policy.hpp"
+#include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/trace/replay.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
@@ -62,7 +63,16 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
   r.assertions = w.scenario.assertions;
   r.host = in.dvm_host;
   r.hostfile = in.dvm_hostfile;
+  r.options = {{"batch_delay", in.batch_delay.value_or(w.scenario.batch_delay.value_or(kDefaultBatchDelay))},
+               {"exclusive_nodes", w.scenario.exclusive_nodes || in.exclusive_nodes},
+               {"head_computes", w.head_computes}};
+  if (!in.queue_priorities.empty()) r.options["queue_priorities"] = in.queue_priorities;
   if (w.trace) {
+    r.options["via_daemon"] = in.via_daemon;
+    if (in.all_preemptible)
+      r.options["preemptible"] = "all";
+    else if (!in.preemptible_queues.empty())
+      r.options["preemptible"] = in.preemptible_queues;
     r.trace = w.trace->path;
     for (const auto& [reason, count] : w.trace->skipped)
       r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
@@ -71,6 +81,8 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
     r.compare_recorded = in.compare_recorded;
     r.node_mtbf = in.node_mtbf;
     r.node_mttr = in.node_mttr;
+    if (in.node_mtbf) r.options["node_mtbf"] = *in.node_mtbf;
+    if (in.node_mttr) r.options["node_mttr"] = *in.node_mttr;
   }
   return r;
 }

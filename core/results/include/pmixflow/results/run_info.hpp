@@ -39,7 +39,11 @@ struct RunInfo {
   std::optional<double> node_mttr;                        // and mean s down; none: never repaired
   std::string host;                   // --host: the DVM's hosts at start instead of the scenario's; empty: not given
   std::string hostfile;               // --hostfile, the same from a file
-  std::vector<Assertion> assertions;  // the scenario's, checked against the log
+  std::vector<Assertion> assertions;                      // the scenario's, checked against the log
+  // The settings that change a run's results beyond the fields above (batch_delay,
+  // exclusive_nodes, via_daemon, jitter, ...), as they took effect: what `pmixflow diff` and
+  // `pmixflow compare` name when two runs differ in them. A JSON object, written as given.
+  nlohmann::json options = nlohmann::json::object();
 
   std::string workload() const { return name.empty() ? scenario : name; }
   std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }

@@ -1,0 +1,208 @@
+// `pmixflow compare`: runs read from their summaries, and the table of them.
+#include "pmixflow/results/compare.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "pmixflow/results/recorded_inputs.hpp"
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/json_input.hpp"
+
+namespace pmixflow {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// The metrics, in the order a results section reads them. Preemptions and killed jobs are
+// columns only when some run has them.
+const CompareColumn kMetrics[] = {
+    {"jobs", "jobs", ColumnKind::Count},
+    {"utilization", "util", ColumnKind::Ratio},
+    {"makespan_s", "makespan", ColumnKind::Seconds},
+    {"mean_wait_s", "mean wait", ColumnKind::Seconds},
+    {"p50_wait_s", "p50 wait", ColumnKind::Seconds},
+    {"p90_wait_s", "p90 wait", ColumnKind::Seconds},
+    {"p99_wait_s", "p99 wait", ColumnKind::Seconds},
+    {"max_wait_s", "max wait", ColumnKind::Seconds},
+    {"mean_bounded_slowdown", "mean bsld", ColumnKind::Slowdown},
+    {"p50_bounded_slowdown", "p50 bsld", ColumnKind::Slowdown},
+    {"p90_bounded_slowdown", "p90 bsld", ColumnKind::Slowdown},
+    {"p99_bounded_slowdown", "p99 bsld", ColumnKind::Slowdown},
+    {"preemptions", "preempted", ColumnKind::Count},
+    {"failures.jobs_killed", "killed", ColumnKind::Count},
+};
+constexpr const char* kOnlyWhenNonzero[] = {"preemptions", "failures.jobs_killed"};
+constexpr const char* kPercentileKey = "p50_wait_s";  // added with the others: one stands for all
+
+const json* member(const json& summary, const std::string& key) {
+  const json* at = &summary;
+  std::string_view rest = key;
+  while (at) {
+    const auto dot = rest.find('.');
+    const auto it = at->find(std::string(rest.substr(0, dot)));
+    if (it == at->end()) return nullptr;
+    at = &*it;
+    if (dot == std::string_view::npos) break;
+    rest.remove_prefix(dot + 1);
+    if (!at->is_object()) return nullptr;
+  }
+  return at;
+}
+
+std::optional<double> metric(const ComparedRun& run, const std::string& key) {
+  const json* v = member(run.summary, key);
+  if (!v || v->is_null()) return std::nullopt;
+  return checked_json_real(*v, InputSite{run.path, 0, key}, std::numeric_limits<double>::lowest(),
+                           std::numeric_limits<double>::max());
+}
+
+// A directory's own name, "." and a trailing slash resolved: `runs/fcfs/` is "fcfs".
+std::string dir_name(const fs::path& dir) {
+  fs::path q = fs::absolute(dir).lexically_normal();
+  if (q.filename().empty()) q = q.parent_path();
+  return q.filename().string();
+}
+
+ComparedRun read_run(const fs::path& summary_path, std::string name) {
+  std::ifstream in(summary_path, std::ios::binary);
+  const std::string path = summary_path.string();
+  if (!in) throw InputError(path, 0, "", "cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  json s = parse_json_input(text.str(), InputSite{path, 0, ""});
+  if (!s.is_object() || s.value("format", std::string()) != "pmixflow-summary")
+    throw InputError(path, 0, "format", "not a pmixflow summary (expected \"format\": \"pmixflow-summary\")");
+  ComparedRun run{std::move(name), path, std::move(s)};
+  for (const auto& column : kMetrics) metric(run, column.key);  // each figure a number, checked now
+  return run;
+}
+
+}  // namespace
+
+std::vector<ComparedRun> load_compared_runs(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_regular_file(p, ec)) {
+    return {read_run(p, dir_name(p.parent_path().empty() ? fs::path(".") : p.parent_path()))};
+  }
+  if (!fs::is_directory(p, ec))
+    throw InputError(path, 0, "", "no such file or directory (expected a run directory written by --out)");
+  if (fs::is_regular_file(p / "summary.json", ec)) return {read_run(p / "summary.json", dir_name(p))};
+  // A sweep's directory: its runs, each in runs/ID/.
+  std::vector<fs::path> runs;
+  if (fs::is_directory(p / "runs", ec))
+    for (const auto& entry : fs::directory_iterator(p / "runs", ec))
+      if (fs::is_regular_file(entry.path() / "summary.json")) runs.push_back(entry.path());
+  if (runs.empty())
+    throw InputError(path, 0, "", "not a run: it has no summary.json (nor runs/*/summary.json, as a sweep has)");
+  std::sort(runs.begin(), runs.end());
+  std::vector<ComparedRun> out;
+  for (const auto& r : runs) out.push_back(read_run(r / "summary.json", r.filename().string()));
+  return out;
+}
+
+}  // namespace pmixflow
+
+namespace pmixflow {
+namespace {
+
+struct InputColumns {
+  std::vector<std::string> differing;
+  std::vector<std::pair<std::string, std::string>> common;
+};
+
+// The inputs in which not every run is alike (a run that does not record one counts as a
+// value of its own), and those in which all are.
+InputColumns input_columns(const std::vector<RecordedInputs>& inputs) {
+  std::vector<std::string> names;
+  for (const auto& run : inputs)
+    for (const auto& [name, value] : run)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  auto value_of = [](const RecordedInputs& run, const std::string& name) -> std::optional<json> {
+    for (const auto& [n, v] : run)
+      if (n == name) return v;
+    return std::nullopt;
+  };
+  InputColumns out;
+  for (const auto& name : names) {
+    const auto first = value_of(inputs.front(), name);
+    const bool alike = std::all_of(inputs.begin(), inputs.end(),
+                                   [&](const RecordedInputs& run) { return value_of(run, name) == first; });
+    if (!alike)
+      out.differing.push_back(name);
+    else if (first)
+      out.common.emplace_back(name, input_text(*first));
+  }
+  return out;
+}
+
+std::string text_input(const RecordedInputs& run, const std::string& name) {
+  for (const auto& [n, v] : run)
+    if (n == name) return input_text(v);
+  return {};
+}
+
+bool wanted(const CompareColumn& column, const std::vector<ComparedRun>& runs) {
+  const bool optional = std::any_of(std::begin(kOnlyWhenNonzero), std::end(kOnlyWhenNonzero),
+                                    [&](const char* key) { return column.key == key; });
+  if (!optional) return true;
+  return std::any_of(runs.begin(), runs.end(),
+                     [&](const ComparedRun& r) { return metric(r, column.key).value_or(0) != 0; });
+}
+
+void sort_rows(CompareTable& table, const std::string& sort_by) {
+  if (sort_by.empty()) return;
+  if (sort_by == "run") {
+    std::stable_sort(table.rows.begin(), table.rows.end(), [](const auto& x, const auto& y) { return x.run < y.run; });
+    return;
+  }
+  const auto it = std::find_if(table.columns.begin(), table.columns.end(),
+                               [&](const CompareColumn& c) { return c.key == sort_by; });
+  if (it == table.columns.end()) {
+    std::string keys = "run";
+    for (const auto& c : table.columns) keys += ", " + c.key;
+    throw std::invalid_argument("'" + sort_by + "' is not a column of this table (" + keys + ")");
+  }
+  const auto col = static_cast<std::size_t>(it - table.columns.begin());
+  std::stable_sort(table.rows.begin(), table.rows.end(), [col](const auto& x, const auto& y) {
+    const CompareCell &a = x.cells[col], &b = y.cells[col];
+    if (a.number.has_value() != b.number.has_value()) return a.number.has_value();  // absent last
+    return a.number ? *a.number < *b.number : a.text < b.text;
+  });
+}
+
+}  // namespace
+
+CompareTable compare_runs(const std::vector<ComparedRun>& runs, const std::string& sort_by) {
+  CompareTable table;
+  if (runs.empty()) return table;
+  std::vector<RecordedInputs> inputs;
+  for (const auto& r : runs) inputs.push_back(summary_inputs(r.summary));
+  InputColumns in = input_columns(inputs);
+  table.common = std::move(in.common);
+  for (const auto& name : in.differing) table.columns.push_back({name, name, ColumnKind::Input});
+  for (const auto& column : kMetrics)
+    if (wanted(column, runs)) table.columns.push_back(column);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    CompareTable::Row row{runs[i].name, runs[i].path, {}};
+    for (const auto& column : table.columns) {
+      CompareCell cell;
+      if (column.kind == ColumnKind::Input)
+        cell.text = text_input(inputs[i], column.key);
+      else
+        cell.number = metric(runs[i], column.key);
+      row.cells.push_back(std::move(cell));
+    }
+    if (!member(runs[i].summary, kPercentileKey)) table.lacking_percentiles.push_back(runs[i].name);
+    table.rows.push_back(std::move(row));
+  }
+  sort_rows(table, sort_by);
+  return table;
+}
+
+}  // namespace pmixflow
