@@ -73,7 +73,7 @@ TEST(HostOption, ASlotCountIsTheNodesOwnOrRefused) {
 TEST(HostOption, AnUnknownNodeIsNamedWithTheNearestAndTheMachinesNodes) {
   auto r = run_with({"--host", "n01,n001"});
   EXPECT_EQ(r.result.exit_code, 2);
-  EXPECT_NE(r.result.err.find("--host: field 'n001': no compute node 'n001' on this machine (did you mean n01?); "
+  EXPECT_NE(r.result.err.find("pmixflow sim: --host: n001: no compute node 'n001' on this machine (did you mean n01?); "
                               "its compute nodes are n[01-08]"),
             std::string::npos)
       << r.result.err;

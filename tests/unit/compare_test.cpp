@@ -132,14 +132,5 @@ TEST(CompareTable, PreemptionsAndKilledJobsAreColumnsWhenSomeRunHasThem) {
   EXPECT_EQ(std::find(keys.begin(), keys.end(), "failures.jobs_killed"), keys.end());
 }
 
-TEST(CompareTable, DurationsReadAsPeopleSayThem) {
-  EXPECT_EQ(human_duration(2 * 86400 + 11 * 3600 + 100), "2 d 11 h");
-  EXPECT_EQ(human_duration(3600 + 47 * 60), "1 h 47 min");
-  EXPECT_EQ(human_duration(3600), "1 h");
-  EXPECT_EQ(human_duration(38.2), "38 s");
-  EXPECT_EQ(human_duration(0.00127), "1.27 ms");
-  EXPECT_EQ(human_duration(0), "0 s");
-}
-
 }  // namespace
 }  // namespace pmixflow::test::compare_tests

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pmixflow/results/compare.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 
 namespace pmixflow {
 namespace {
@@ -15,16 +16,6 @@ std::string printf_text(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
-}
-
-// Two units, the larger first, as people say a duration: "2 d 11 h".
-std::string two_units(double seconds, double big, const char* big_name, double small, const char* small_name) {
-  auto whole = static_cast<long long>(std::llround(seconds / small));
-  const auto per = static_cast<long long>(std::llround(big / small));
-  const long long rest = whole % per;
-  std::string out = std::to_string(whole / per) + " " + big_name;
-  if (rest != 0) out += " " + std::to_string(rest) + " " + small_name;
-  return out;
 }
 
 std::string cell_text(const CompareColumn& column, const CompareCell& cell) {
@@ -55,18 +46,6 @@ std::string raw_number(double v) {
 }
 
 }  // namespace
-
-std::string human_duration(double s) {
-  if (s < 0) return "-" + human_duration(-s);
-  if (s == 0) return "0 s";
-  if (s < 1e-3) return printf_text("%.3g us", s * 1e6);
-  if (s < 1) return printf_text("%.3g ms", s * 1e3);
-  if (s < 10) return printf_text("%.3g s", s);
-  if (s < 60) return printf_text("%.0f s", s);
-  if (s < 3600) return two_units(s, 60, "min", 1, "s");
-  if (s < 86400) return two_units(s, 3600, "h", 60, "min");
-  return two_units(s, 86400, "d", 3600, "h");
-}
 
 std::string render_compare_text(const CompareTable& table) {
   std::vector<std::vector<std::string>> lines{{"run"}};

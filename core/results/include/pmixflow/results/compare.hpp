@@ -65,7 +65,4 @@ std::string render_compare_text(const CompareTable& table);
 std::string render_compare_csv(const CompareTable& table);   // numbers raw, in seconds; empty: absent
 std::string render_compare_json(const CompareTable& table);  // numbers raw, in seconds; null: absent
 
-// A time for people: "2 d 11 h", "1 h 47 min", "38 s", "1.27 ms".
-std::string human_duration(double seconds);
-
 }  // namespace pmixflow
