@@ -38,14 +38,15 @@ TEST(CompareKth, FourPoliciesOfKthMakeOneTableWithAPolicyColumn) {
     EXPECT_EQ(row["policy"], policies[i]);
     EXPECT_GT(row["jobs"].get<double>(), 27000) << row.dump();
     EXPECT_GT(row["mean_wait_s"].get<double>(), 0) << row.dump();
-    // Nearest-rank percentiles, once the summaries record them: ordered, and within the maximum.
-    if (!row["p50_wait_s"].is_null()) {
-      EXPECT_LE(row["p50_wait_s"].get<double>(), row["p90_wait_s"].get<double>());
-      EXPECT_LE(row["p90_wait_s"].get<double>(), row["p99_wait_s"].get<double>());
-      EXPECT_LE(row["p99_wait_s"].get<double>(), row["max_wait_s"].get<double>());
-      EXPECT_LE(row["p50_bounded_slowdown"].get<double>(), row["p99_bounded_slowdown"].get<double>());
-    }
+    // Nearest-rank percentiles: there, ordered, and within the maximum.
+    ASSERT_FALSE(row["p50_wait_s"].is_null()) << row.dump();
+    EXPECT_LE(row["p50_wait_s"].get<double>(), row["p90_wait_s"].get<double>());
+    EXPECT_LE(row["p90_wait_s"].get<double>(), row["p99_wait_s"].get<double>());
+    EXPECT_LE(row["p99_wait_s"].get<double>(), row["max_wait_s"].get<double>());
+    EXPECT_LE(row["p50_bounded_slowdown"].get<double>(), row["p90_bounded_slowdown"].get<double>());
+    EXPECT_LE(row["p90_bounded_slowdown"].get<double>(), row["p99_bounded_slowdown"].get<double>());
   }
+  EXPECT_TRUE(table["lacking_percentiles"].empty()) << r.out;
   EXPECT_EQ(table["same_in_every_run"]["scenario"], "KTH-SP2-1996-2.1-cln.swf.gz");
 
   args[2] = "text";

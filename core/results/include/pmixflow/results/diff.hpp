@@ -112,9 +112,23 @@ struct SummaryDiff {
 
 // The summary metrics compared; wall-clock fields (wall_s, ...) are not among them, as they
 // differ between identical runs.
-inline constexpr const char* kDiffMetrics[] = {
-    "jobs",        "rejected",        "mean_wait_s", "max_wait_s", "mean_bounded_slowdown", "utilization", "makespan_s",
-    "preemptions", "lost_work_cpu_s", "messages",    "sim_time_s"};
+inline constexpr const char* kDiffMetrics[] = {"jobs",
+                                               "rejected",
+                                               "mean_wait_s",
+                                               "p50_wait_s",
+                                               "p90_wait_s",
+                                               "p99_wait_s",
+                                               "max_wait_s",
+                                               "mean_bounded_slowdown",
+                                               "p50_bounded_slowdown",
+                                               "p90_bounded_slowdown",
+                                               "p99_bounded_slowdown",
+                                               "utilization",
+                                               "makespan_s",
+                                               "preemptions",
+                                               "lost_work_cpu_s",
+                                               "messages",
+                                               "sim_time_s"};
 
 // Differences in time at or below this many seconds are not differences by default: the flow's own
 // messages cross a link in a microsecond, and a request relayed daemon -> controller -> scheduler is
