@@ -79,8 +79,14 @@ json summary() {
               {"jobs", 3},
               {"rejected", 0},
               {"mean_wait_s", 10.0},
+              {"p50_wait_s", 10.0},
+              {"p90_wait_s", 19.0},
+              {"p99_wait_s", 19.0},
               {"max_wait_s", 19.0},
               {"mean_bounded_slowdown", 1.5},
+              {"p50_bounded_slowdown", 1.0},
+              {"p90_bounded_slowdown", 2.0},
+              {"p99_bounded_slowdown", 2.0},
               {"utilization", 0.25},
               {"makespan_s", 30.0},
               {"preemptions", 0},
@@ -472,7 +478,7 @@ TEST(Diff, MetricDeltasAreAbsoluteAndRelative) {
   EXPECT_FALSE(rejected->relative().has_value());  // from 0: no relative change
   EXPECT_FALSE(find_metric(r, "utilization")->differs());
   const std::string text = render_diff_text(r);
-  EXPECT_TRUE(Contains(text, "2 of 11 metrics differ"));
+  EXPECT_TRUE(Contains(text, "2 of 17 metrics differ"));
   EXPECT_TRUE(Contains(text, "mean_wait_s"));
   EXPECT_TRUE(Contains(text, "+50%"));
   EXPECT_FALSE(Contains(text, "utilization"));
