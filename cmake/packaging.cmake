@@ -3,14 +3,19 @@
 #   bin/pmixflow, bin/pmixflow-view         the programs people run
 #   libexec/pmixflow/pmixflow-party, -job   what `pmixflow emul` starts (install_layout.hpp)
 #   include/pmixflow/policies/*.hpp         the policy interface: all a policy library needs
-#   share/cmake/pmixflow/, share/pkgconfig/ find_package(pmixflow) -> pmixflow::policy; pkg-config
+#   include/pmixflow/{vocab,log}/*.hpp      the event log's reader, for tools of one's own
+#   lib/libpmixflow_{vocab,log}.a           the same, compiled (pmixflow::log)
+#   lib/cmake/pmixflow/, lib/pkgconfig/     find_package(pmixflow) -> pmixflow::policy, pmixflow::log;
+#                                           pkg-config pmixflow (a policy), pmixflow-log (a tool)
 #   share/pmixflow/topologies, traces       the shipped node shapes (the default one) and scenarios
 #   share/man/man1/                         pages made from --help by help2man
 #   share/bash-completion/completions/      made from the option tables by `pmixflow --completion bash`
 #   share/doc/pmixflow/examples/policies/   the example policy, buildable against the prefix
 #
-# No library of pmixflow is installed: a policy library links none (the interface is inline or
-# virtual, examples/policies/CMakeLists.txt), and the core has no user outside pmixflow.
+# A policy library links no library of pmixflow (the interface is inline or virtual,
+# examples/policies/CMakeLists.txt). The log's reader is installed for the other users of the log,
+# the public contract between pmixflow and people's own tools (docs/events.md): the layers the
+# viewer reads a log with, and nothing more (no roles, no SimGrid, no PMIx).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -35,14 +40,24 @@ set_target_properties(pmixflow_policy_api PROPERTIES EXPORT_NAME policy)
 install(TARGETS pmixflow_policy_api EXPORT pmixflowTargets)
 install(FILES ${policy_headers}/policy.hpp ${policy_headers}/plugin.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmixflow/policies)
-# Headers only: the package is the same on every architecture, so it lives under share/.
-set(package_dir ${CMAKE_INSTALL_DATADIR}/cmake/pmixflow)
+
+# --- the event log's reader: pmixflow::log (and pmixflow::vocab, which it needs) -----------
+set_target_properties(pmixflow_vocab PROPERTIES EXPORT_NAME vocab)
+set_target_properties(pmixflow_log PROPERTIES EXPORT_NAME log)
+install(TARGETS pmixflow_vocab pmixflow_log EXPORT pmixflowTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY core/vocab/include/ core/log/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The prefix as the .pc file finds it from where it lies (lib/pkgconfig, or Debian's
+# lib/x86_64-linux-gnu/pkgconfig), so that a prefix moved elsewhere still works.
+file(RELATIVE_PATH PMIXFLOW_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(cmake/pmixflow-log.pc.in ${PROJECT_BINARY_DIR}/pmixflow-log.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/pmixflow-log.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/pmixflow)
 install(EXPORT pmixflowTargets NAMESPACE pmixflow:: DESTINATION ${package_dir})
 configure_package_config_file(cmake/pmixflowConfig.cmake.in ${PROJECT_BINARY_DIR}/pmixflowConfig.cmake
                               INSTALL_DESTINATION ${package_dir})
 # 0.x: a policy built against 0.1 is not promised to load in 0.2 (kPolicyApiVersion decides).
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/pmixflowConfigVersion.cmake COMPATIBILITY SameMinorVersion
-                                 ARCH_INDEPENDENT)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/pmixflowConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/pmixflowConfig.cmake ${PROJECT_BINARY_DIR}/pmixflowConfigVersion.cmake
         DESTINATION ${package_dir})
 configure_file(cmake/pmixflow.pc.in ${PROJECT_BINARY_DIR}/pmixflow.pc @ONLY)

@@ -31,7 +31,7 @@ grep -q '^ Depends: .*libsimgrid' "$tmp/info.txt" || fail "no Depends on SimGrid
 dpkg-deb -c "$deb" >"$tmp/contents.txt"
 for path in ./usr/bin/pmixflow ./usr/libexec/pmixflow/pmixflow-party ./usr/libexec/pmixflow/pmixflow-job \
   ./usr/share/man/man1/pmixflow.1 ./usr/share/bash-completion/completions/pmixflow \
-  ./usr/include/pmixflow/policies/plugin.hpp ./usr/share/cmake/pmixflow/pmixflowConfig.cmake \
+  ./usr/include/pmixflow/policies/plugin.hpp ./usr/lib/cmake/pmixflow/pmixflowConfig.cmake ./usr/lib/libpmixflow_log.a \
   ./usr/share/pkgconfig/pmixflow.pc ./usr/share/pmixflow/topologies/small-node.xml; do
   grep -q " $path\$" "$tmp/contents.txt" || fail "the package lacks $path"
 done

@@ -48,7 +48,7 @@ target_link_libraries(my_policy PRIVATE pmixflow::policy)
 CMAKE
 step "configure against the prefix" "$cmake" -S "$tmp/cmake-policy" -B "$tmp/cmake-policy/build" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release
-grep -qx "pmixflow_DIR:PATH=$prefix/share/cmake/pmixflow" "$tmp/cmake-policy/build/CMakeCache.txt" \
+grep -qx "pmixflow_DIR:PATH=$prefix/lib/cmake/pmixflow" "$tmp/cmake-policy/build/CMakeCache.txt" \
   || fail "find_package(pmixflow) did not find the prefix's package: $(grep pmixflow_DIR "$tmp/cmake-policy/build/CMakeCache.txt")"
 step "build with find_package" "$cmake" --build "$tmp/cmake-policy/build"
 
@@ -64,6 +64,42 @@ for lib in "$tmp/cmake-policy/build/libmy_policy.so" "$tmp/libpkgconfig_policy.s
     --policy "$lib" --events state --quiet --out "$run"
   grep -q '"ev":"scheduler.up".*"policy":"smallest-first"' "$run/events.jsonl" \
     || fail "the run with $lib did not schedule with smallest-first"
+done
+
+# A tool of one's own that reads a run's event log with the installed reader, built both ways:
+# it must count the events the log holds, as grep counts its lines.
+mkdir -p "$tmp/log-tool"
+cat >"$tmp/log-tool/count.cpp" <<'CPP'
+#include <cstdio>
+
+#include "pmixflow/log/reader.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  pmixflow::log::LogReader reader(argv[1]);
+  unsigned long grants = 0;
+  while (const auto* e = reader.next()) grants += e->kind == pmixflow::log::EventKind::AllocGrant;
+  if (!reader.complete()) return 1;
+  std::printf("%lu\n", grants);
+}
+CPP
+cat >"$tmp/log-tool/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(count LANGUAGES CXX)
+find_package(pmixflow 0.1 REQUIRED)
+add_executable(count count.cpp)
+target_link_libraries(count PRIVATE pmixflow::log)
+CMAKE
+step "configure a log tool against the prefix" "$cmake" -S "$tmp/log-tool" -B "$tmp/log-tool/build" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release
+step "build a log tool with find_package" "$cmake" --build "$tmp/log-tool/build"
+log_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs pmixflow-log) || fail "pkg-config pmixflow-log"
+# shellcheck disable=SC2086 # the flags are words
+step "build a log tool with pkg-config" "$cxx" -O1 "$tmp/log-tool/count.cpp" $log_flags -o "$tmp/log-tool/count-pc"
+expected=$(grep -c '"ev":"alloc.grant"' "$tmp/demo/events.jsonl") || fail "the demo's log has no grant"
+for tool in "$tmp/log-tool/build/count" "$tmp/log-tool/count-pc"; do
+  counted=$("$tool" "$tmp/demo/events.jsonl") || fail "$tool could not read the demo's log"
+  [[ $counted == "$expected" ]] || fail "$tool counts $counted grants in the demo's log, grep $expected"
 done
 
 # The emulator's programs are found in libexec/pmixflow. The scenario's timings may suffer from
