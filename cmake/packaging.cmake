@@ -46,6 +46,15 @@ set_target_properties(pmixflow_vocab PROPERTIES EXPORT_NAME vocab)
 set_target_properties(pmixflow_log PROPERTIES EXPORT_NAME log)
 install(TARGETS pmixflow_vocab pmixflow_log EXPORT pmixflowTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY core/vocab/include/ core/log/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# A stripped install (cmake --install --strip, and the Debian package, CPACK_STRIP_FILES) strips
+# the programs; the archives keep their symbols but drop their debug information, nine tenths of
+# their size.
+install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+  foreach(archive libpmixflow_vocab.a libpmixflow_log.a)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+                    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/\${archive}\")
+  endforeach()
+endif()")
 # The prefix as the .pc file finds it from where it lies (lib/pkgconfig, or Debian's
 # lib/x86_64-linux-gnu/pkgconfig), so that a prefix moved elsewhere still works.
 file(RELATIVE_PATH PMIXFLOW_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
