@@ -31,7 +31,7 @@ EmulMachine::EmulMachine(const MachineKnobs& knobs, const Workload& workload)
 std::string EmulMachine::description() const {
   char host[256] = "this host";
   ::gethostname(host, sizeof host - 1);
-  return "emulated, " + std::to_string(compute_nodes()) + " nodes on " + host;
+  return "emulated, " + std::to_string(compute_nodes()) + (compute_nodes() == 1 ? " node on " : " nodes on ") + host;
 }
 
 }  // namespace pmixflow::emul

@@ -175,7 +175,8 @@ Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
   PlatformOptions generated = o;
   generated.nodes = nodes;
   Machine m = pick_roles(engine, generated, "--nodes");
-  m.description = "generated " + o.network + ", " + std::to_string(nodes) + " nodes";
+  // Plain digits: the description is written into the log header and summary.json as well.
+  m.description = "generated " + o.network + ", " + std::to_string(nodes) + (nodes == 1 ? " node" : " nodes");
   return m;
 }
 
