@@ -38,11 +38,23 @@ struct Where {
   [[noreturn]] void fail(const std::string& what) const { throw InputError(file, line, field, what); }
 };
 
+// The comma after which the next value starts: not one inside brackets, which separates the
+// ranges of one Slurm host list (--host = n[01-02,05], n07 is two values).
+std::size_t next_separator(const std::string& text, std::size_t from) {
+  int depth = 0;
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (text[i] == '[') ++depth;
+    if (text[i] == ']' && depth > 0) --depth;
+    if (text[i] == ',' && depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
 std::vector<std::string> split_values(const std::string& text, const Where& at) {
   std::vector<std::string> values;
   std::size_t from = 0;
   for (;;) {
-    const auto comma = text.find(',', from);
+    const auto comma = next_separator(text, from);
     const std::string value = trim(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
     if (value.empty()) at.fail("an empty value in '" + trim(text) + "' (values are separated by commas)");
     values.push_back(value);

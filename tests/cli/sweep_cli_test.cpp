@@ -140,6 +140,22 @@ TEST(SweepCli, AGeneratedWorkloadIsDrawnFromEachRunsSeedBesideTheTraces) {
   fs::remove_all(dir);
 }
 
+// A Slurm host list holds commas of its own: they do not split the values of a sweep's option.
+TEST(SweepCli, AHostListsCommasInsideBracketsDoNotSplitItsValue) {
+  const auto dir = scratch_dir("hosts");
+  fs::copy_file(source_path("traces/golden.swf"), dir / "golden.swf");
+  const auto spec = dir / "hosts.sweep";
+  std::ofstream(spec) << "policies = easy\ntraces = golden.swf\nseeds = 1\nout = out\n--host = n[01-02,05], n03\n";
+  const auto r = run_pmixflow({"sweep", spec.string(), "--jobs", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "2 runs, 2 done")) << r.out;
+  std::set<std::string> hosts;
+  for (const auto& run : fs::directory_iterator(dir / "out" / "runs"))
+    hosts.insert(json::parse(slurp(run.path() / "summary.json")).at("host").get<std::string>());
+  EXPECT_EQ(hosts, (std::set<std::string>{"n[01-02,05]", "n03"}));
+  fs::remove_all(dir);
+}
+
 TEST(SweepCli, ABadSpecIsRefusedNamingItsLineAndField) {
   const auto dir = scratch_dir("bad");
   fs::copy_file(source_path("traces/golden.swf"), dir / "golden.swf");
