@@ -32,12 +32,13 @@ RecordedInputs inputs_of_log(const std::string& path) { return header_inputs(log
 RecordedInputs inputs_of(const RunFiles& run, bool events, bool summary) {
   RecordedInputs out = events ? inputs_of_log(run.events) : RecordedInputs{};
   if (!summary) return out;
-  for (auto& [name, value] : inputs_of_summary(run.summary)) {
-    const auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == name; });
+  // Not a structured binding: clang 14 (the fuzzing build) cannot capture one in a lambda.
+  for (auto& input : inputs_of_summary(run.summary)) {
+    const auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == input.first; });
     if (it == out.end())
-      out.emplace_back(name, std::move(value));
+      out.push_back(std::move(input));
     else
-      it->second = std::move(value);
+      it->second = std::move(input.second);
   }
   return out;
 }
