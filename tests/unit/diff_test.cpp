@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 #include "test_files.hpp"
 
 namespace pmixflow {
@@ -302,8 +303,9 @@ TEST(DiffTolerance, DurationsReadWithTheirUnits) {
   EXPECT_EQ(parse_duration("3"), 3.0) << "a bare number is seconds, as every other time option";
   for (const char* bad : {"", "ms", "1 ms", "-1ms", "1parsec", "nan", "infs", "1e999s"})
     EXPECT_FALSE(parse_duration(bad).has_value()) << bad;
-  EXPECT_EQ(duration_text(1e-3), "1 ms");
-  EXPECT_EQ(duration_text(5e-4), "500 us");
+  // The tolerance is said as every other duration is (vocab's human_duration).
+  EXPECT_EQ(human_duration(1e-3), "1 ms");
+  EXPECT_EQ(human_duration(5e-4), "500 µs");
 }
 
 TEST(Diff, StartsWithinTheToleranceCountAsEqualAndTheReportSaysSo) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 #include "diff_internal.hpp"
 #include "pmixflow/log/reader.hpp"
@@ -59,18 +58,6 @@ std::optional<double> parse_duration(std::string_view text) {
   for (const Unit& u : kUnits)
     if (unit == u.name) return number * u.seconds;
   return std::nullopt;
-}
-
-std::string duration_text(double seconds) {
-  char buf[64];
-  if (seconds == 0) return "0 s";
-  if (seconds < 1e-3)
-    std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
-  else if (seconds < 1)
-    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.6g s", seconds);
-  return buf;
 }
 
 namespace diff_detail {

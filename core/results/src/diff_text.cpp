@@ -7,6 +7,7 @@
 
 #include "diff_internal.hpp"
 #include "pmixflow/results/recorded_inputs.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 
 namespace pmixflow {
 namespace {
@@ -171,7 +172,7 @@ void inputs_text(std::ostream& out, const DiffReport& r) {
   if (!r.workload.empty()) out << " (" << (r.inputs.empty() ? "" : "same ") << "workload " << r.workload << ")";
   out << "\n";
   if (r.tolerance_s > 0)
-    out << "  times within " << duration_text(r.tolerance_s) << " count as equal (--tolerance 0: exact)\n";
+    out << "  times within " << human_duration(r.tolerance_s) << " count as equal (--tolerance 0: exact)\n";
   else
     out << "  times compared exactly (--tolerance 0)\n";
 }

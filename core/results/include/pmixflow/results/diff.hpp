@@ -139,8 +139,6 @@ inline constexpr double kDefaultDiffTolerance = 1e-3;
 // "1ms", "500us", "2s", "1.5min", "0" (a bare number: seconds) as seconds; nullopt when the text is
 // not a duration, negative, or not finite.
 std::optional<double> parse_duration(std::string_view text);
-// Seconds for people: "1 ms", "500 us", "2 s".
-std::string duration_text(double seconds);
 
 struct DiffReport {
   RunFiles a;
