@@ -81,6 +81,8 @@ TEST(CompareTable, FourPoliciesGetAPolicyColumnAndNothingThatIsAlike) {
   EXPECT_TRUE(Contains(lines[1], "1 h 47 min")) << text;
   EXPECT_TRUE(Contains(lines[1], "38 s")) << text;
   EXPECT_TRUE(Contains(lines[1], "69.0 %")) << text;
+  EXPECT_TRUE(Contains(lines[1], " 28,476 ")) << "counts grouped as on the terminal: " << text;
+  EXPECT_TRUE(Contains(lines[1], " 12.5 ")) << text;  // the mean bounded slowdown
   EXPECT_EQ(lines[1].size(), lines[2].size()) << "aligned columns:\n" << text;
   EXPECT_TRUE(Contains(text, "same in every run: env sim; scenario KTH-SP2-1996-2.1-cln.swf.gz; seed 0; nodes 100;"))
       << text;

@@ -3,14 +3,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "pmixflow/results/recorded_inputs.hpp"
+#include "pmixflow/results/summary_file.hpp"
 #include "pmixflow/vocab/errors.hpp"
-#include "pmixflow/vocab/json_input.hpp"
 
 namespace pmixflow {
 namespace {
@@ -39,26 +37,8 @@ const CompareColumn kMetrics[] = {
 constexpr const char* kOnlyWhenNonzero[] = {"preemptions", "failures.jobs_killed"};
 constexpr const char* kPercentileKey = "p50_wait_s";  // added with the others: one stands for all
 
-const json* member(const json& summary, const std::string& key) {
-  const json* at = &summary;
-  std::string_view rest = key;
-  while (at) {
-    const auto dot = rest.find('.');
-    const auto it = at->find(std::string(rest.substr(0, dot)));
-    if (it == at->end()) return nullptr;
-    at = &*it;
-    if (dot == std::string_view::npos) break;
-    rest.remove_prefix(dot + 1);
-    if (!at->is_object()) return nullptr;
-  }
-  return at;
-}
-
 std::optional<double> metric(const ComparedRun& run, const std::string& key) {
-  const json* v = member(run.summary, key);
-  if (!v || v->is_null()) return std::nullopt;
-  return checked_json_real(*v, InputSite{run.path, 0, key}, std::numeric_limits<double>::lowest(),
-                           std::numeric_limits<double>::max());
+  return summary_metric(run.summary, key, run.path);
 }
 
 // A directory's own name, "." and a trailing slash resolved: `runs/fcfs/` is "fcfs".
@@ -69,15 +49,8 @@ std::string dir_name(const fs::path& dir) {
 }
 
 ComparedRun read_run(const fs::path& summary_path, std::string name) {
-  std::ifstream in(summary_path, std::ios::binary);
   const std::string path = summary_path.string();
-  if (!in) throw InputError(path, 0, "", "cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  json s = parse_json_input(text.str(), InputSite{path, 0, ""});
-  if (!s.is_object() || s.value("format", std::string()) != "pmixflow-summary")
-    throw InputError(path, 0, "format", "not a pmixflow summary (expected \"format\": \"pmixflow-summary\")");
-  ComparedRun run{std::move(name), path, std::move(s)};
+  ComparedRun run{std::move(name), path, read_summary_file(path)};
   for (const auto& column : kMetrics) metric(run, column.key);  // each figure a number, checked now
   return run;
 }
@@ -198,7 +171,7 @@ CompareTable compare_runs(const std::vector<ComparedRun>& runs, const std::strin
         cell.number = metric(runs[i], column.key);
       row.cells.push_back(std::move(cell));
     }
-    if (!member(runs[i].summary, kPercentileKey)) table.lacking_percentiles.push_back(runs[i].name);
+    if (!summary_member(runs[i].summary, kPercentileKey)) table.lacking_percentiles.push_back(runs[i].name);
     table.rows.push_back(std::move(row));
   }
   sort_rows(table, sort_by);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
@@ -25,8 +26,9 @@ std::string cell_text(const CompareColumn& column, const CompareCell& cell) {
   switch (column.kind) {
     case ColumnKind::Seconds: return human_duration(v);
     case ColumnKind::Ratio: return printf_text("%.1f %%", v * 100);
-    case ColumnKind::Slowdown: return printf_text(v < 100 ? "%.3g" : "%.0f", v);
-    default: return printf_text("%.0f", v);
+    // As the terminal's summary writes them: `86.4`, `4,296`, `27,992`.
+    case ColumnKind::Slowdown: return significant(v, 3);
+    default: return v >= 0 && v < 1e18 ? grouped(static_cast<std::uint64_t>(std::llround(v))) : printf_text("%.0f", v);
   }
 }
 

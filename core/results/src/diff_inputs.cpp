@@ -7,7 +7,7 @@
 #include "diff_internal.hpp"
 #include "pmixflow/log/reader.hpp"
 #include "pmixflow/results/recorded_inputs.hpp"
-#include "pmixflow/vocab/json_input.hpp"
+#include "pmixflow/results/summary_file.hpp"
 
 namespace pmixflow {
 namespace {
@@ -20,9 +20,7 @@ struct Unit {
 // Longest names first, so that "ms" is not read as "m" + "s".
 constexpr Unit kUnits[] = {{"min", 60}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"h", 3600}, {"s", 1}};
 
-RecordedInputs inputs_of_summary(const std::string& path) {
-  return summary_inputs(parse_json_input(diff_detail::read_all(path), InputSite{path, 0, ""}));
-}
+RecordedInputs inputs_of_summary(const std::string& path) { return summary_inputs(read_summary_file(path)); }
 
 RecordedInputs inputs_of_log(const std::string& path) { return header_inputs(log::LogReader(path).header()); }
 

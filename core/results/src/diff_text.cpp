@@ -111,7 +111,7 @@ void jobs_text(std::ostream& out, const JobsDiff& j, std::size_t max_jobs) {
       << j.only_in_a << " only in A, " << j.only_in_b << " only in B\n";
   if (j.started_in_both > 0)
     out << "    start delta (B - A) over the " << j.started_in_both << " jobs started in both: max |delta| "
-        << fmt(j.max_abs_start_delta, 6) << " s, mean |delta| " << fmt(j.mean_abs_start_delta, 6) << " s\n";
+        << human_duration(j.max_abs_start_delta) << ", mean |delta| " << human_duration(j.mean_abs_start_delta) << "\n";
   std::size_t shown = 0;
   if (j.changed.size() > max_jobs) out << "    the " << max_jobs << " that moved most:\n";
   for (const JobDelta* d : by_importance(j)) {
