@@ -18,13 +18,22 @@ asan_build="${PMIXFLOW_ASAN_BUILD_DIR:-$root/build-asan}"
 say() { echo "test: $*" >&2; }
 failed=()
 
+# The names of the tests a ctest run failed, from ctest's own record, so that the closing lines
+# (all a CI page may keep) say which tests failed and not only which pass.
+failed_tests() {
+  local record="$1/Testing/Temporary/LastTestsFailed.log"
+  [[ -f "$record" ]] || return 0
+  cut -d: -f2- "$record" | head -20 | sed 's/^/    /'
+}
+
 # Pass 1: the normal build.
 say "pass 1: build ($build)"
 if ! bash "$root/scripts/setup.sh"; then
   failed+=("build ($build)")
 else
   say "pass 1: tests"
-  ctest --test-dir "$build" --output-on-failure -j2 || failed+=("tests ($build)")
+  ctest --test-dir "$build" --output-on-failure -j2 \
+    || failed+=("tests ($build):"$'\n'"$(failed_tests "$build")")
 fi
 
 # Pass 2: the sanitizer build.
@@ -49,7 +58,7 @@ else
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         PMIXFLOW_SIM_CONTEXTS=thread \
         ctest --test-dir "$asan_build" --output-on-failure -j2 -LE 'scale|install' \
-      || failed+=("sanitizer tests ($asan_build)")
+      || failed+=("sanitizer tests ($asan_build):"$'\n'"$(failed_tests "$asan_build")")
   fi
 fi
 
