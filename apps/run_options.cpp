@@ -61,7 +61,7 @@ void parse_preemptible(const std::string& preemptible, RunInputs& o) {
 void RunOptions::add_to(CLI::App& app, OptionRules& rules) {
   auto* trace = add_workload(app, rules);
   add_failures(app, rules, trace);
-  add_dvm_hosts(app, rules);
+  add_dvm_hosts(app);
   add_policy(app, rules, trace);
   add_outputs(app, rules);
 }
@@ -130,7 +130,7 @@ void RunOptions::add_failures(CLI::App& app, OptionRules& rules, CLI::Option* tr
 
 // prte's own options for the DVM's initial hosts, read by the same reader as a scenario's
 // controller.dvm and hostfiles (core/trace/dvm_hosts.hpp).
-void RunOptions::add_dvm_hosts(CLI::App& app, OptionRules& rules) {
+void RunOptions::add_dvm_hosts(CLI::App& app) {
   host_ = app.add_option("--host", in_.dvm_host,
                          "The DVM's hosts at start-up, as prte's --host: nodes whose daemons start before any "
                          "request, instead of the scenario's controller.dvm (or, in a --trace replay, every "
@@ -140,10 +140,9 @@ void RunOptions::add_dvm_hosts(CLI::App& app, OptionRules& rules) {
   hostfile_ =
       app.add_option("--hostfile", in_.dvm_hostfile,
                      "The same from a hostfile, as prte's --hostfile: a node or a Slurm host list per line, slots=N "
-                     "(the node's own count), '#' comments, ^NODE to leave one out.")
+                     "(the node's own count), '#' comments, ^NODE to leave one out. With --host, as prte: the "
+                     "file's hosts that --host names (+nK and +all count the file's hosts).")
           ->type_name("FILE");
-  rules.excludes(hostfile_, host_,
-                 "prte reads --host beside --hostfile as a filter of the file's hosts; name one source");
 }
 
 void RunOptions::add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace) {

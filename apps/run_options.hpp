@@ -26,7 +26,7 @@ class RunOptions {
  private:
   CLI::Option* add_workload(CLI::App& app, OptionRules& rules);  // its --trace
   void add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace);
-  void add_dvm_hosts(CLI::App& app, OptionRules& rules);
+  void add_dvm_hosts(CLI::App& app);
   void add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace);
   void add_outputs(CLI::App& app, OptionRules& rules);
 

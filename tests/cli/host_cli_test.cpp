@@ -147,8 +147,40 @@ TEST(HostfileOption, ErrorsNameTheFileTheLineAndTheField) {
   r = run_with({"--hostfile", (dir / "missing").string()});
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("cannot read hostfile"), std::string::npos) << r.result.err;
-  r = run_with({"--hostfile", file, "--host", "n01"});
-  EXPECT_EQ(r.result.exit_code, 2) << "one source of the DVM's hosts, not two";
+  fs::remove_all(dir);
+}
+
+// prte's reading of both: the hostfile is the list, --host filters it.
+TEST(HostfileOption, WithHostTheFilesHostsAreFilteredByIt) {
+  const auto dir = scratch_dir("filter");
+  const auto file = (dir / "hosts").string();
+  std::ofstream(file) << "n[02-05]\n^n04\n";
+  auto r = run_with({"--hostfile", file, "--host", "n[02-03]"});
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+  EXPECT_EQ(r.up_at_start, (Daemons{"daemon:n02", "daemon:n03"}));
+  EXPECT_NE(r.result.out.find("DVM at start: --hostfile " + file + " filtered by --host n[02-03]"), std::string::npos)
+      << r.result.out;
+  EXPECT_EQ(r.summary.value("host", ""), "n[02-03]");
+  EXPECT_EQ(r.summary.value("hostfile", ""), file);
+
+  r = run_with({"--hostfile", file, "--host", "+n2"});
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+  EXPECT_EQ(r.up_at_start, (Daemons{"daemon:n05"})) << "+nK counts the file's hosts: n02, n03, n05";
+
+  r = run_with({"--hostfile", file, "--host", "n02,n04"});
+  EXPECT_EQ(r.result.exit_code, 2);
+  EXPECT_NE(r.result.err.find("--host: n04: 'n04' is not in the hostfile: with --hostfile, --host picks "
+                              "among the file's hosts, as prte's does (" +
+                              file + " lists n[02-03,05])"),
+            std::string::npos)
+      << r.result.err;
+  r = run_with({"--hostfile", file, "--host", "n09"});
+  EXPECT_EQ(r.result.exit_code, 2);
+  EXPECT_NE(r.result.err.find("no compute node 'n09' on this machine"), std::string::npos)
+      << "a name of no node is said so first: " << r.result.err;
+  r = run_with({"--hostfile", file, "--host", "+n3"});
+  EXPECT_EQ(r.result.exit_code, 2);
+  EXPECT_NE(r.result.err.find("+n3 is out of range"), std::string::npos) << r.result.err;
   fs::remove_all(dir);
 }
 

@@ -147,7 +147,10 @@ std::string summary_text(const Pieces& p) {
   out << "  machine: " << p.run.platform << "; " << counted(p.run.nodes, "compute node") << " of "
       << counted(p.run.slots_per_node, "slot") << " (" << p.run.topology << "), head " << p.run.head << "\n";
   if (!p.run.host.empty() || !p.run.hostfile.empty())
-    out << "  DVM at start: " << (p.run.host.empty() ? "--hostfile " + p.run.hostfile : "--host " + p.run.host)
+    out << "  DVM at start: "
+        << (p.run.host.empty()       ? "--hostfile " + p.run.hostfile
+            : p.run.hostfile.empty() ? "--host " + p.run.host
+                                     : "--hostfile " + p.run.hostfile + " filtered by --host " + p.run.host)
         << (p.run.trace.empty() ? ", instead of the scenario's controller.dvm\n"
                                 : ", instead of every node (a replay's DVM)\n");
   if (p.run.total_slots() > 0)

@@ -77,18 +77,16 @@ std::vector<NodeId> chosen_nodes(const HostSpec& spec, const Cluster& cluster, c
   return out;
 }
 
-std::vector<NodeId> from_command_line(const RunInputs& in, const Cluster& cluster) {
-  if (!in.dvm_host.empty()) {
-    const ListSource from{"--host", 0, "", "", false};
-    HostSpec spec;
-    try {
-      spec = parse_host_list(in.dvm_host, HostUse::Host, "--host");
-    } catch (const InputError& e) {
-      // A file=PATH entry's error names its file and line; the list's own, the option.
-      throw InputError(e.file(), e.line(), e.field(), e.detail() + (e.file() == "--host" ? "" : " (--host)"));
-    }
-    return chosen_nodes(spec, cluster, from);
+HostSpec host_option(const RunInputs& in) {
+  try {
+    return parse_host_list(in.dvm_host, HostUse::Host, "--host");
+  } catch (const InputError& e) {
+    // A file=PATH entry's error names its file and line; the list's own, the option.
+    throw InputError(e.file(), e.line(), e.field(), e.detail() + (e.file() == "--host" ? "" : " (--host)"));
   }
+}
+
+std::vector<NodeId> hostfile_nodes(const RunInputs& in, const Cluster& cluster) {
   const ListSource from{in.dvm_hostfile, 0, "", " (--hostfile)", true};
   HostSpec spec;
   try {
@@ -97,6 +95,36 @@ std::vector<NodeId> from_command_line(const RunInputs& in, const Cluster& cluste
     throw InputError(e.file(), e.line(), e.field(), e.detail() + from.given);
   }
   return chosen_nodes(spec, cluster, from);
+}
+
+// Both options, as prte reads them: the hostfile's hosts, filtered by --host (whose +nK and
+// +all then count the file's hosts). A host of --host that the file does not list is refused.
+std::vector<NodeId> filtered_by_host(const RunInputs& in, const Cluster& cluster) {
+  const auto in_file = hostfile_nodes(in, cluster);
+  const HostSpec spec = host_option(in);
+  chosen_nodes(spec, cluster, ListSource{"--host", 0, "", "", false});  // each name a node of the machine
+  std::vector<std::string> file_names;
+  for (const auto id : in_file) file_names.push_back(cluster.node(id).name);
+  const std::string among = ": with --hostfile, --host picks among the file's hosts, as prte's does (" +
+                            in.dvm_hostfile + " lists " + cut_value(compress_host_names(file_names)) + ")";
+  for (const auto& host : spec.hosts)
+    if (std::find(file_names.begin(), file_names.end(), host.name) == file_names.end())
+      throw InputError("--host", 0, host.name, quote_value(host.name) + " is not in the hostfile" + among);
+  std::vector<std::string> chosen;
+  try {
+    chosen = resolve_hosts(spec, file_names, "--host");
+  } catch (const InputError& e) {
+    throw InputError("--host", 0, e.field(), e.detail() + among);
+  }
+  std::vector<NodeId> out;
+  for (const auto& n : chosen) out.push_back(*cluster.find(n));
+  return out;
+}
+
+std::vector<NodeId> from_command_line(const RunInputs& in, const Cluster& cluster) {
+  if (!in.dvm_host.empty() && !in.dvm_hostfile.empty()) return filtered_by_host(in, cluster);
+  if (!in.dvm_host.empty()) return chosen_nodes(host_option(in), cluster, ListSource{"--host", 0, "", "", false});
+  return hostfile_nodes(in, cluster);
 }
 
 }  // namespace
