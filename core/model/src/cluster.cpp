@@ -20,7 +20,7 @@ std::optional<NodeId> Cluster::schedulable_at(std::size_t k) const {
 }
 
 std::optional<NodeId> Cluster::find(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
+  auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
   return it->second;
 }

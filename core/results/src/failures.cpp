@@ -40,11 +40,10 @@ void FailureLedger::apply(const log::EventView& e) {
       jobs_[std::string(e.str(Field::nspace).value_or(""))].ranks = rank_count(e.str(Field::rank_map).value_or(""));
       return;
     case EventKind::JobStart:
-      if (const auto it = jobs_.find(std::string(e.str(Field::nspace).value_or(""))); it != jobs_.end())
-        it->second.started = e.t;
+      if (const auto it = jobs_.find(e.str(Field::nspace).value_or("")); it != jobs_.end()) it->second.started = e.t;
       return;
     case EventKind::JobEnd: {
-      const auto it = jobs_.find(std::string(e.str(Field::nspace).value_or("")));
+      const auto it = jobs_.find(e.str(Field::nspace).value_or(""));
       if (e.status(Field::status) == Status::ErrJobAbortedBySysEvent) {
         ++figures_.jobs_killed;
         if (it != jobs_.end() && it->second.started >= 0)

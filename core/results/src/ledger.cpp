@@ -110,7 +110,7 @@ std::size_t AllocationLedger::index_by_corr(std::string_view corr) const {
 }
 
 std::size_t AllocationLedger::index_by_alloc(std::string_view alloc) const {
-  const auto it = alloc_index_.find(std::string(alloc));
+  const auto it = alloc_index_.find(alloc);
   return it == alloc_index_.end() ? kNone : it->second;
 }
 

@@ -124,7 +124,7 @@ SessionRecord* RunModel::Builder::session(std::uint32_t id) {
 }
 
 SessionRecord* RunModel::Builder::session_of_alloc(std::string_view alloc) {
-  const auto it = alloc_session_.find(std::string(alloc));
+  const auto it = alloc_session_.find(alloc);
   return it == alloc_session_.end() ? nullptr : session(it->second);
 }
 
@@ -373,7 +373,7 @@ void RunModel::Builder::open_execution(const log::EventView& e, std::string_view
 }
 
 void RunModel::Builder::close_execution(std::string_view alloc, double t, bool preempted) {
-  const auto it = open_execution_.find(std::string(alloc));
+  const auto it = open_execution_.find(alloc);
   if (it == open_execution_.end()) return;
   auto& x = m_.executions_[it->second];
   x.end = t;
@@ -397,7 +397,7 @@ void RunModel::Builder::on_accounting(const log::EventView& e) {
       return open_execution(e, alloc, e.str(Field::resources).value_or(""));
     case EventKind::AllocPreempt: return close_execution(alloc, e.t, true);
     default:  // SessionCompleted: the stretch ends with its jobs' worst status
-      if (const auto it = open_execution_.find(std::string(alloc)); it != open_execution_.end())
+      if (const auto it = open_execution_.find(alloc); it != open_execution_.end())
         m_.executions_[it->second].status = worst_job_status(e.json(Field::jobs).value_or("[]"));
       return close_execution(alloc, e.t, false);
   }

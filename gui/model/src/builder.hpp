@@ -12,6 +12,7 @@
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/results/run_info.hpp"
 #include "pmixflow/view/run_model.hpp"
+#include "pmixflow/vocab/string_hash.hpp"
 
 namespace pmixflow::view {
 
@@ -62,9 +63,10 @@ class RunModel::Builder {
   // Sends not yet received, oldest first: nearly always one per key.
   std::unordered_map<MessageKey, std::vector<std::uint32_t>, MessageKeyHash> unreceived_;
   NameIndex kinds_;
-  std::unordered_map<std::string, std::uint32_t> open_execution_;  // by allocation id
-  std::unordered_map<std::string, std::uint32_t> alloc_session_;   // allocation id -> session id
-  std::unordered_map<std::string, std::uint32_t> job_index_;       // by nspace
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> open_execution_;  // by allocation id
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>
+      alloc_session_;                                         // allocation id -> session id
+  std::unordered_map<std::string, std::uint32_t> job_index_;  // by nspace
 };
 
 }  // namespace pmixflow::view

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pmixflow/vocab/string_hash.hpp"
+
 namespace pmixflow {
 
 using NodeId = std::uint32_t;
@@ -38,7 +40,7 @@ class Cluster {
 
  private:
   std::vector<Node> nodes_;
-  std::unordered_map<std::string, NodeId> by_name_;
+  std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> by_name_;
   std::vector<NodeId> schedulable_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/log/sink.hpp"
+#include "pmixflow/vocab/string_hash.hpp"
 
 namespace pmixflow {
 
@@ -34,7 +35,7 @@ class FailureLedger {
     std::uint64_t ranks = 0;
     double started = -1;  // -1: not every process has started
   };
-  std::unordered_map<std::string, Running> jobs_;  // by nspace, from launch to end
+  std::unordered_map<std::string, Running, StringHash, std::equal_to<>> jobs_;  // by nspace, from launch to end
   FailureFigures figures_;
 };
 

@@ -16,6 +16,7 @@
 #include "pmixflow/log/record.hpp"
 #include "pmixflow/log/sink.hpp"
 #include "pmixflow/vocab/stable_vector.hpp"
+#include "pmixflow/vocab/string_hash.hpp"
 #include "pmixflow/vocab/string_pool.hpp"
 #include "pmixflow/vocab/vocab.hpp"
 
@@ -163,7 +164,7 @@ class AllocationLedger {
   bool detail_ = true;
   StableVector<RmView> rm_;                                       // one per account, in the same order
   std::unordered_map<std::string_view, std::size_t> corr_index_;  // views of accounts_[i].corr
-  std::unordered_map<std::string, std::size_t> alloc_index_;
+  std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> alloc_index_;
   std::unordered_map<std::uint32_t, std::size_t> standalone_sessions_;  // by session id
   std::unordered_map<std::uint32_t, std::size_t> rm_sessions_;          // granted, still held by the RM
   std::vector<std::size_t> awaiting_;  // ended at the RM, the scheduler's session.completed still to come

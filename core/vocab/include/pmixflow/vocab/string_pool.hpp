@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "pmixflow/vocab/string_hash.hpp"
+
 namespace pmixflow {
 
 class StringPool {
@@ -27,12 +29,8 @@ class StringPool {
   std::size_t size() const { return strings_.size(); }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   // Node-based: a string stays where it is as the set grows or moves, so its views stay valid.
-  std::unordered_set<std::string, Hash, std::equal_to<>> strings_;
+  std::unordered_set<std::string, StringHash, std::equal_to<>> strings_;
 };
 
 }  // namespace pmixflow
