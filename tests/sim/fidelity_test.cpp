@@ -169,6 +169,10 @@ INSTANTIATE_TEST_SUITE_P(Policies, Fidelity, ::testing::Values("fcfs", "easy", "
 // two messages of one second (a job ending, another arriving) what the bare loop decides with
 // both in view, and EASY comes out several times the tolerance away on the tie-heavy trace.
 TEST(Fidelity, APassOnEveryMessageDecidesTiesOtherwise) {
+#ifndef NDEBUG
+  GTEST_SKIP() << "a figure of the model, not of memory: the optimised build checks it, and the sanitizers see the "
+                  "same replay in TheFlowDecidesAsTheBarePolicyWhenEventsTieOnTheSecond/easy";
+#endif
   const auto dir = scratch_dir("fidelity-no-batch");
   const std::string trace = write_tie_heavy_trace(dir, "ties", 128, 8, 5000, 13);
   const Metrics reference = bare_metrics(read_swf(trace), "easy");
