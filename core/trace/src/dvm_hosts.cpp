@@ -54,7 +54,8 @@ void check_slots(const HostEntry& host, const Node& node, const ListSource& from
                 "number or left out");
 }
 
-std::vector<NodeId> chosen_nodes(const HostSpec& spec, const Cluster& cluster, const ListSource& from) {
+// Every name of the list a compute node of the machine, with its own slots; `+e` refused.
+void check_names(const HostSpec& spec, const Cluster& cluster, const ListSource& from) {
   if (spec.empty)
     from.fail(0, "+e",
               "'+e' picks the nodes a running DVM leaves empty, and at start-up there is none: name the "
@@ -66,6 +67,10 @@ std::vector<NodeId> chosen_nodes(const HostSpec& spec, const Cluster& cluster, c
   }
   for (const auto& name : spec.excluded)
     if (!cluster.find(name)) from.fail(0, "^" + name, unknown_node(name, cluster));
+}
+
+std::vector<NodeId> chosen_nodes(const HostSpec& spec, const Cluster& cluster, const ListSource& from) {
+  check_names(spec, cluster, from);
   std::vector<std::string> chosen;
   try {
     chosen = resolve_hosts(spec, cluster.schedulable_names(), from.field.empty() ? from.file : from.field);
@@ -102,7 +107,7 @@ std::vector<NodeId> hostfile_nodes(const RunInputs& in, const Cluster& cluster) 
 std::vector<NodeId> filtered_by_host(const RunInputs& in, const Cluster& cluster) {
   const auto in_file = hostfile_nodes(in, cluster);
   const HostSpec spec = host_option(in);
-  chosen_nodes(spec, cluster, ListSource{"--host", 0, "", "", false});  // each name a node of the machine
+  check_names(spec, cluster, ListSource{"--host", 0, "", "", false});
   std::vector<std::string> file_names;
   for (const auto id : in_file) file_names.push_back(cluster.node(id).name);
   const std::string among = ": with --hostfile, --host picks among the file's hosts, as prte's does (" +
