@@ -5,12 +5,14 @@
 // emulation of a few dozen daemons, far more under the sanitizers.
 //
 //   pmixflow-party --as NAME [--control-fd FD] [--fail-start]
+//   pmixflow-party --version
 #include <charconv>
 #include <iostream>
 #include <string>
 #include <string_view>
 
 #include "pmixflow/emul/party.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -18,7 +20,8 @@ constexpr int kUsage = 2;
 
 int usage(std::string_view why) {
   std::cerr << "pmixflow-party: " << why
-            << "\nusage: pmixflow-party --as NAME [--control-fd FD] [--fail-start] (started by pmixflow emul)\n";
+            << "\nusage: pmixflow-party --as NAME [--control-fd FD] [--fail-start] (started by pmixflow emul), or "
+               "--version\n";
   return kUsage;
 }
 
@@ -30,6 +33,10 @@ int main(int argc, char** argv) {
   bool named = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg == "--version") {
+      std::cout << pmixflow::version::version_text("pmixflow-party") << "\n";
+      return 0;
+    }
     if (arg == "--fail-start") {
       fail_start = true;
     } else if (arg == "--as" && i + 1 < argc) {

@@ -4,8 +4,8 @@
 //
 // It runs SECONDS of scenario time, SECONDS / X of wall time, during which it is not stopped,
 // then exits with N, or dies by signal N, or with the daemon that started it. What follows `--`
-// is the command the scenario named, shown by `ps` and otherwise ignored. Bad arguments: a message on stderr and exit status 2.
-// It links nothing but the C and C++ runtimes: it is started for every process of every job.
+// is the command the scenario named, shown by `ps` and otherwise ignored. Bad arguments: a message on stderr and exit
+// status 2. It links nothing but the C and C++ runtimes: it is started for every process of every job.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+
+#include "version.hpp"
 
 namespace {
 
@@ -139,10 +141,15 @@ void handle_application_signals() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::printf("%s\n", pmixflow::version::version_text("pmixflow-job").c_str());
+    return 0;
+  }
   const std::optional<Options> options = read_options(argc, argv);
   if (!options) {
     std::fputs(
         "usage: pmixflow-job --runtime SECONDS --speed X [--exit-code N | --exit-signal N] [-- CMD ARGS...]\n"
+        "       pmixflow-job --version\n"
         "  SECONDS >= 0 of scenario time, X > 0 its speed over the wall clock, N of --exit-signal a\n"
         "  signal 1..64 that ends a process\n",
         stderr);

@@ -1,5 +1,6 @@
 // What pmixflow says about itself: --version, and the completion script and the whole help the
 // build makes its bash completion and man page from (so both follow the option tables).
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,19 @@ TEST(SelfDescription, VersionNamesTheReleaseAndTheLibrariesItWasBuiltWith) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind(std::string("pmixflow ") + PMIXFLOW_VERSION, 0), 0u) << r.out;
   EXPECT_NE(r.out.find("built with SimGrid "), std::string::npos) << r.out;
+}
+
+// The emulator's own programs, beside pmixflow (libexec/pmixflow/ once installed): a party's or
+// a job's process in `ps` can be asked which build it is.
+TEST(SelfDescription, TheEmulatorsPartyAndJobProgramsSayTheirVersionToo) {
+  for (const std::string program : {"pmixflow-party", "pmixflow-job"}) {
+    const auto path = std::filesystem::path(PMIXFLOW_BIN).parent_path() / program;
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << ": built without the emulator";
+    const auto r = run_program(path.string(), {"--version"});
+    EXPECT_EQ(r.exit_code, 0) << program << ": " << r.err;
+    EXPECT_EQ(r.out.rfind(program + " " + PMIXFLOW_VERSION, 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("OpenPMIx "), std::string::npos) << r.out;
+  }
 }
 
 TEST(SelfDescription, TheBashCompletionKnowsEverySubCommandItsOptionsAndTheirClosedValues) {

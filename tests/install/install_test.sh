@@ -109,6 +109,10 @@ status=0
   --out "$tmp/emul" 2>"$tmp/emul.err" || status=$?
 ((status <= 1)) || fail "the installed pmixflow emul exited $status: $(cat "$tmp/emul.err")"
 [[ -s $tmp/emul/events.jsonl ]] || fail "the installed pmixflow emul wrote no event log"
+for program in pmixflow-party pmixflow-job; do
+  first=$("$prefix/libexec/pmixflow/$program" --version | head -1) || fail "$program --version failed"
+  [[ $first == "$program $version"* ]] || fail "$program --version says '$first', not $program $version"
+done
 
 page=$prefix/share/man/man1/pmixflow.1
 [[ -f $page ]] || fail "no man page installed (help2man was missing at configure time? scripts/setup.sh installs it)"

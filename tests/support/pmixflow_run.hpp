@@ -50,13 +50,13 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-// Runs pmixflow with `args`, from `cwd` when one is given (a scenario's hostfiles are named
-// relative to the repository), killed after `timeout_s` seconds when one is given (exit 124).
-inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_s = 0) {
+// Runs `program` with `args`, from `cwd` when one is given, killed after `timeout_s` seconds
+// when one is given (exit 124).
+inline RunResult run_program(const std::string& program, const std::vector<std::string>& args,
+                             const std::string& cwd = "", int timeout_s = 0) {
   const auto dir = scratch_dir("stdio");
   std::string cmd = (cwd.empty() ? std::string() : "cd " + quote(cwd) + " && ") +
-                    (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) +
-                    quote(PMIXFLOW_BIN);
+                    (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) + quote(program);
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string()) + " </dev/null";
   const int raw = std::system(cmd.c_str());
@@ -66,6 +66,12 @@ inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::s
   r.err = slurp(dir / "err");
   std::filesystem::remove_all(dir);
   return r;
+}
+
+// Runs pmixflow with `args`, from `cwd` when one is given (a scenario's hostfiles are named
+// relative to the repository), killed after `timeout_s` seconds when one is given (exit 124).
+inline RunResult run_pmixflow(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_s = 0) {
+  return run_program(PMIXFLOW_BIN, args, cwd, timeout_s);
 }
 
 // An event log as two identical runs write it: byte for byte the same but for the closing
