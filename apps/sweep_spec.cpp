@@ -9,9 +9,12 @@
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/near_miss.hpp"
+#include "pmixflow/vocab/trim.hpp"
 
 namespace pmixflow::cli {
 namespace {
+
+std::string trimmed(std::string_view s) { return std::string(trim(s)); }
 
 namespace fs = std::filesystem;
 
@@ -23,12 +26,6 @@ const std::set<std::string>& sweep_owned_options() {
   static const std::set<std::string> owned{"--trace",  "--policy",   "--seed", "--out",
                                            "--events", "--scenario", "--quiet"};
   return owned;
-}
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
 struct Where {
@@ -55,8 +52,8 @@ std::vector<std::string> split_values(const std::string& text, const Where& at) 
   std::size_t from = 0;
   for (;;) {
     const auto comma = next_separator(text, from);
-    const std::string value = trim(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
-    if (value.empty()) at.fail("an empty value in '" + trim(text) + "' (values are separated by commas)");
+    const std::string value = trimmed(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    if (value.empty()) at.fail("an empty value in '" + trimmed(text) + "' (values are separated by commas)");
     values.push_back(value);
     if (comma == std::string::npos) return values;
     from = comma + 1;
@@ -80,8 +77,8 @@ std::vector<std::uint64_t> parse_seeds(const std::vector<std::string>& items, co
       seeds.push_back(parse_seed(item, at));
       continue;
     }
-    const std::uint64_t lo = parse_seed(trim(item.substr(0, dots)), at);
-    const std::uint64_t hi = parse_seed(trim(item.substr(dots + 2)), at);
+    const std::uint64_t lo = parse_seed(trimmed(item.substr(0, dots)), at);
+    const std::uint64_t hi = parse_seed(trimmed(item.substr(dots + 2)), at);
     if (hi < lo) at.fail("the range '" + item + "' is empty (its end is below its start)");
     if (hi - lo >= kMaxSeeds || seeds.size() + (hi - lo) >= kMaxSeeds)
       at.fail("more than " + std::to_string(kMaxSeeds) + " seeds");
@@ -115,7 +112,7 @@ class SpecReader {
     std::ifstream in(spec_.file);
     if (!in) throw InputError(name_, 0, "", "cannot read the sweep spec");
     std::string text;
-    for (std::size_t line = 1; std::getline(in, text); ++line) read_line(trim(text), line);
+    for (std::size_t line = 1; std::getline(in, text); ++line) read_line(trimmed(text), line);
     require(!spec_.policies.empty(), "policies", "fcfs, easy");
     require(!spec_.traces.empty() || !spec_.workloads.empty(), "traces", "traces/golden.swf");
     require(!spec_.seeds.empty(), "seeds", "1..3");
@@ -131,7 +128,7 @@ class SpecReader {
   void read_line(const std::string& text, std::size_t line) {
     if (text.empty() || text[0] == '#') return;
     const auto eq = text.find('=');
-    const std::string key = trim(text.substr(0, eq));
+    const std::string key = trimmed(text.substr(0, eq));
     const Where at{name_, line, key};
     if (key.empty()) at.fail("a line is 'key = value, value, ...' (no key before '=')");
     if (!keys_.insert(key).second) at.fail("given twice (list every value on one line)");
@@ -151,7 +148,7 @@ class SpecReader {
     } else if (key == "seeds") {
       spec_.seeds = parse_seeds(split_values(value, at), at);
     } else if (key == "out") {
-      const std::string out = trim(value);
+      const std::string out = trimmed(value);
       if (out.empty()) at.fail("empty: name the sweep's output directory");
       spec_.out = (spec_.file.parent_path() / out).lexically_normal();
     } else {
@@ -190,7 +187,7 @@ class SpecReader {
     if (std::find(sim_options_.begin(), sim_options_.end(), key) == sim_options_.end())
       at.fail("not an option of pmixflow sim" + did_you_mean(key, sim_options_) + " (see pmixflow sim --help)");
     SweepOption option{key, {}};
-    if (!trim(value).empty()) {
+    if (!trimmed(value).empty()) {
       option.values = split_values(value, at);
       no_repeats(option.values, at);
     }

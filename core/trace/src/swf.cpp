@@ -22,6 +22,7 @@
 #include "pmixflow/vocab/json_text.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
+#include "pmixflow/vocab/trim.hpp"
 
 namespace pmixflow {
 namespace {
@@ -56,12 +57,6 @@ constexpr int kChunk = 64 * 1024;
 constexpr unsigned kZlibBuffer = 256 * 1024;
 
 constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // The line as an error quotes it (quote_value: at most 80 characters).
 std::string quote(std::string_view line) { return quote_value(trim(line)); }

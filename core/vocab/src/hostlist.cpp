@@ -9,18 +9,10 @@
 #include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
+#include "pmixflow/vocab/trim.hpp"
 
 namespace pmixflow {
 namespace {
-
-constexpr std::string_view kSpace = " \t\r\n\f\v";
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(kSpace);
-  return s.substr(first, last - first + 1);
-}
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';

@@ -11,12 +11,12 @@
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
+#include "pmixflow/vocab/trim.hpp"
 
 namespace pmixflow {
 namespace {
 
 constexpr std::string_view kField = "PMIX_ALLOC_TIME";
-constexpr std::string_view kSpace = " \t\r\n\f\v";
 constexpr std::string_view kForm = "months:days:hours:minutes:seconds";
 
 // Seconds per field, rightmost first: seconds, minutes, hours, days, months (of 30 days).
@@ -26,12 +26,6 @@ constexpr std::array<double, 5> kUnit = {1.0, 60.0, 3600.0, 86400.0, 30.0 * 8640
   throw InputError(std::string(origin), 0, std::string(kField),
                    "invalid time " + quote_value(text) + ": " + std::string(why) + " (expected " + std::string(kForm) +
                        ", read from the right)");
-}
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
 }
 
 std::vector<std::string_view> split_fields(std::string_view text) {
