@@ -17,7 +17,6 @@ asan_build="${PMIXFLOW_ASAN_BUILD_DIR:-$root/build-asan}"
 
 say() { echo "test: $*" >&2; }
 failed=()
-
 flaky=()
 
 # The names of the tests a ctest run failed, from ctest's own record, so that the closing lines
