@@ -8,6 +8,7 @@
 
 #include "pmixflow/policies/policy.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/near_miss.hpp"
 #include "pmixflow/vocab/trim.hpp"
 
@@ -35,29 +36,16 @@ struct Where {
   [[noreturn]] void fail(const std::string& what) const { throw InputError(file, line, field, what); }
 };
 
-// The comma after which the next value starts: not one inside brackets, which separates the
-// ranges of one Slurm host list (--host = n[01-02,05], n07 is two values).
-std::size_t next_separator(const std::string& text, std::size_t from) {
-  int depth = 0;
-  for (std::size_t i = from; i < text.size(); ++i) {
-    if (text[i] == '[') ++depth;
-    if (text[i] == ']' && depth > 0) --depth;
-    if (text[i] == ',' && depth == 0) return i;
-  }
-  return std::string::npos;
-}
-
+// The values at the commas outside brackets, as a host list is split: a Slurm host list's own
+// commas do not separate values (--host = n[01-02,05], n07 is two values).
 std::vector<std::string> split_values(const std::string& text, const Where& at) {
   std::vector<std::string> values;
-  std::size_t from = 0;
-  for (;;) {
-    const auto comma = next_separator(text, from);
-    const std::string value = trimmed(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+  for (const std::string_view entry : split_host_list(text)) {
+    std::string value = trimmed(entry);
     if (value.empty()) at.fail("an empty value in '" + trimmed(text) + "' (values are separated by commas)");
-    values.push_back(value);
-    if (comma == std::string::npos) return values;
-    from = comma + 1;
+    values.push_back(std::move(value));
   }
+  return values;
 }
 
 std::uint64_t parse_seed(const std::string& text, const Where& at) {
