@@ -63,6 +63,7 @@ Conductor::Party& Conductor::spawn(Address address, bool start_fails) {
   Party& p = *party;
   p.serial = ++parties_started_;
   p.address = address;
+  p.life = lives_[address]++;
   p.name = std::string(directory_.name_of(address));
   p.start_fails = start_fails;
   LaunchRequest r;
@@ -132,7 +133,9 @@ void Conductor::on_frame(std::uint64_t serial, std::string&& bytes) {
 }
 
 void Conductor::handle(Party& p, control::Hello&&) {
-  send(p, control::Setup{to_json(spec_for(p.address)).dump()});
+  PartySpec spec = spec_for(p.address);
+  spec.life = p.life;
+  send(p, control::Setup{to_json(spec).dump()});
   p.set_up = true;
   send(p, control::Servers{directory_.servers()});
 }

@@ -56,6 +56,7 @@ class Conductor final : private FaultActions {
  private:
   struct Party {
     std::uint64_t serial = 0;  // one per process started: a restarted party is a new one
+    std::uint32_t life = 0;    // how many processes this party had before this one
     Address address;
     std::string name;
     Child child;
@@ -146,6 +147,7 @@ class Conductor final : private FaultActions {
   EventMerge merge_;
   std::map<std::uint64_t, std::unique_ptr<Party>> parties_;  // every process started, by serial
   std::map<Address, std::uint64_t> current_;                 // each party's latest process
+  std::map<Address, std::uint32_t> lives_;                   // how many processes each party has had
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
   std::set<NodeId> lost_daemons_;  // killed by a fault: a repair starts them again

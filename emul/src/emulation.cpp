@@ -55,8 +55,10 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
   const EmulMachine machine(options.machine, workload);
   plan_replay(workload, in, machine.compute_nodes());
   const Deployment deployment = deploy(workload, in, machine.cluster());
-  RunOutputs outputs(in.outputs, describe_run("emul", workload, in, machine.cluster(),
-                                              {machine.description(), machine.shape().source, machine.shape().slots}));
+  RunInfo info = describe_run("emul", workload, in, machine.cluster(),
+                               {machine.description(), machine.shape().source, machine.shape().slots});
+  info.calls_planned = deployment.calls_planned();
+  RunOutputs outputs(in.outputs, std::move(info));
   Loop loop;
   StopSignals signals;
   Conductor conductor(loop, options, in, machine.cluster(), deployment, outputs.log());

@@ -150,7 +150,7 @@ void PartyProcess::build_role() {
       const RequestorDeployment& r = deployment_->requestors.at(a.index);
       for (const Address via : r.entry_points())
         if (std::find(calls_to_.begin(), calls_to_.end(), via) == calls_to_.end()) calls_to_.push_back(via);
-      role_ = std::make_unique<Requestor>(*env_, r.identity, r.calls());
+      role_ = std::make_unique<Requestor>(*env_, r.identity, r.calls(spec_->life));
       break;
     }
   }

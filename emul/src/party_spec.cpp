@@ -54,7 +54,7 @@ RunInputs run_inputs_from_json(const json& j) {
 }
 
 json to_json(const PartySpec& s) {
-  return json{{"party", {{"kind", static_cast<int>(s.address.kind)}, {"index", s.address.index}}},
+  return json{{"party", {{"kind", static_cast<int>(s.address.kind)}, {"index", s.address.index}, {"life", s.life}}},
               {"inputs", to_json(s.inputs)},
               {"machine",
                {{"nodes", s.machine.nodes},
@@ -77,6 +77,7 @@ PartySpec party_spec_from_json(const json& j) {
     const int kind = j.at("party").at("kind").get<int>();
     if (kind < 0 || kind > static_cast<int>(PartyKind::Scheduler)) throw std::invalid_argument("party.kind");
     s.address = Address{static_cast<PartyKind>(kind), j.at("party").at("index").get<std::uint32_t>()};
+    j.at("party").at("life").get_to(s.life);
     s.inputs = run_inputs_from_json(j.at("inputs"));
     const json& m = j.at("machine");
     m.at("nodes").get_to(s.machine.nodes);

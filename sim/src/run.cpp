@@ -52,10 +52,13 @@ void place(World& world, Deployment& d, const SimMachine& m, const std::string& 
       d.scheduler_schedule);
   for (std::uint32_t i = 0; i < d.requestors.size(); ++i) {
     RequestorDeployment& r = d.requestors[i];
-    // The deployment outlives the world; its calls move into the one Requestor made of them.
+    // The deployment outlives the world; each life's calls move into the Requestor made for it.
     world.add_party(
         Address::requestor(i), "requestor:" + r.name, m.hosts().login,
-        [&r](Env& env) { return std::make_unique<Requestor>(env, r.identity, r.take_calls()); }, r.schedule);
+        [&r, life = std::size_t{0}](Env& env) mutable {
+          return std::make_unique<Requestor>(env, r.identity, r.take_calls(life++));
+        },
+        r.schedule);
     world.set_credentials(i, r.credentials);
   }
   for (const auto& fault : d.faults) world.inject(fault);
@@ -91,6 +94,7 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   if (workload.trace) std::vector<SwfJob>().swap(workload.trace->jobs);
   RunInfo info = describe_run("sim", workload, in, machine.cluster(),
                               {machine.hosts().description, machine.shape().source, machine.shape().slots});
+  info.calls_planned = deployment.calls_planned();
   // The simulator's own settings that change the results (the rest, such as --idle-actors, do not).
   info.options["daemon_startup"] = knobs.daemon_startup_s;
   info.options["jitter"] = knobs.jitter;

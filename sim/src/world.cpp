@@ -338,7 +338,11 @@ void World::unpark(Parked& parked, bool resume) {
 
 void World::go_up(Party& p) {
   if (p.up) return;
-  if (!p.role) contain(p, [&] { p.role = p.factory(*p.env); });
+  // A requestor started again (requestor_start) is a new process: a new role, with the calls of
+  // its new life. A scheduler or controller coming back keeps its role, as the emulator's
+  // restarted scheduler takes back what its earlier life granted.
+  if (!p.role || (p.address.kind == PartyKind::Requestor && p.incarnation > 0))
+    contain(p, [&] { p.role = p.factory(*p.env); });
   p.up = true;
   ++p.incarnation;  // a fresh process: its old connections are gone
   p.outgoing.clear();

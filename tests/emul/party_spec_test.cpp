@@ -40,6 +40,7 @@ RunInputs every_input() {
 PartySpec every_field() {
   PartySpec s;
   s.address = Address::daemon(17);
+  s.life = 3;
   s.inputs = every_input();
   s.machine = MachineKnobs{120, "/topologies/node-2x16.xml", false, SlotUnit::Pus};
   s.epoch_ns = 987654321012345678;
@@ -74,6 +75,7 @@ void expect_same_inputs(const RunInputs& got, const RunInputs& want) {
 
 void expect_same(const PartySpec& got, const PartySpec& want) {
   EXPECT_EQ(got.address, want.address);
+  EXPECT_EQ(got.life, want.life);
   expect_same_inputs(got.inputs, want.inputs);
   EXPECT_EQ(got.machine.nodes, want.machine.nodes);
   EXPECT_EQ(got.machine.node_shape.topology_file, want.machine.node_shape.topology_file);

@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -48,8 +50,11 @@ class Generator {
   }
   void call(const std::string& who);
   void fault();
+  void requestor_exit(double at);
   std::string trigger();
   bool controller_failed_ = false;
+  std::map<std::string, std::vector<double>> calls_at_;  // each requestor's call times
+  std::set<std::string> exited_;
 
   std::mt19937_64 rng_;
   std::string lines_;
@@ -58,6 +63,7 @@ class Generator {
 
 void Generator::call(const std::string& who) {
   const double at = time(0.5, 8);
+  calls_at_[who].push_back(at);
   const std::string from = R"("requestor":")" + who + R"(","via":")" + entry() + R"(")";
   switch (pick(4)) {
     case 0:  // a reservation: held until its time limit, or until something ends it
@@ -78,6 +84,18 @@ void Generator::call(const std::string& who) {
       line(at, R"("op":"spawn",)" + from + R"(,"app":{"cmd":"sleep","argv":["2"],"np":4},)" +
                    R"("alloc":{"directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":4}})");
   }
+}
+
+// A requestor exits once; one with calls still to make starts again before the first of them
+// (a call planned while its requestor is down is refused at input).
+void Generator::requestor_exit(double at) {
+  const std::string who = requestors_[pick(4)];
+  if (!exited_.insert(who).second) return;
+  line(at, R"("op":"requestor_exit","requestor":")" + who + R"(")");
+  double next = -1;
+  for (double t : calls_at_[who])
+    if (t >= at && (next < 0 || t < next)) next = t;
+  if (next >= 0) line(time(at, next), R"("op":"requestor_start","requestor":")" + who + R"(")");
 }
 
 // What a triggered fault waits for: a step of a call's flight, or the nth of something.
@@ -108,7 +126,7 @@ void Generator::fault() {
     case 0:
       put(R"("op":"node_fail","node":")" + node() + "\"" + (repair.empty() ? "" : R"(,"return_after":)" + repair));
       break;
-    case 1: line(at, R"("op":"requestor_exit","requestor":")" + requestors_[pick(4)] + R"(")"); break;
+    case 1: requestor_exit(at); break;
     case 2:
       line(at, R"("op":"scheduler_detach")");
       line(at + time(0.001, 2), R"("op":"scheduler_attach")");

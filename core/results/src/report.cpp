@@ -51,6 +51,8 @@ Report ReportBuilder::report() const {
   std::optional<RecordedComparison> recorded;
   if (run.compare_recorded) recorded = compare_with_recording(outcomes, recorded_waits(run, calls_));
   report_detail::Expectations expectations = report_detail::check_expectations(calls_);
+  const CallAccount account = account_calls(run, calls_);
+  report_detail::check_account(account, expectations);
   if (assertions_) {
     AssertionChecker finished = *assertions_;  // report() may be asked again as the log goes on
     finished.finish();
@@ -59,8 +61,8 @@ Report ReportBuilder::report() const {
   }
   std::optional<report_detail::RunEnd> end;
   if (closing_) end = report_detail::RunEnd{closing_->how, closing_->events, closing_->stats};
-  const report_detail::Pieces pieces{run,          calls_,  scheduler_, end, metrics, failures_.figures(),
-                                     expectations, recorded};
+  const report_detail::Pieces pieces{run,     calls_,       scheduler_, end, metrics, failures_.figures(),
+                                     expectations, account, recorded};
   Report r;
   // The inputs' file names need not be UTF-8 (Linux does not ask it): written as dump_utf8
   // writes them, never thrown on.
@@ -73,6 +75,11 @@ Report ReportBuilder::report() const {
   r.expectations_held = expectations.failures.empty();
   r.whole = closing_.has_value();
   return r;
+}
+
+nlohmann::json ReportBuilder::call_account() const {
+  if (!run_) throw std::logic_error("ReportBuilder::call_account() before the log's header");
+  return to_json(account_calls(*run_, calls_));
 }
 
 Report report_from_log(const std::string& path, const ReportOptions& options) {

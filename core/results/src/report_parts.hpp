@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmixflow/results/call_account.hpp"
 #include "pmixflow/results/failures.hpp"
 #include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/outcomes.hpp"
@@ -23,6 +24,9 @@ struct Expectations {
   nlohmann::json failures = nlohmann::json::array();
 };
 Expectations check_expectations(const CallLedger& calls);
+// A call planned and never made, or one in the log the header did not plan, fails the run as
+// an unanswered call does: what it claims would not cover every call.
+void check_account(const CallAccount& account, Expectations& e);
 
 // What the run's closing line says: its end and the environment's counters.
 struct RunEnd {
@@ -39,6 +43,7 @@ struct Pieces {
   const Metrics& metrics;
   const FailureFigures& failures;
   const Expectations& expectations;
+  const CallAccount& account;
   const std::optional<RecordedComparison>& recorded;
 };
 

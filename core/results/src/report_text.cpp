@@ -129,12 +129,29 @@ void run_line(std::ostream& out, const Pieces& p) {
     out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
 }
 
+// Every call in one class (call_account.hpp): "calls: 9 planned: 8 answered, 1 abandoned (its
+// requestor exited)". A class with none is left out, but the answered.
+void account_line(std::ostream& out, const CallAccount& a) {
+  if (!a.planned && a.made == 0) return;
+  out << "  calls: ";
+  if (a.planned)
+    out << grouped(*a.planned) << " planned";
+  else
+    out << grouped(a.made) << " made";
+  out << (a.answered == (a.planned ? *a.planned : a.made) ? ", " : ": ") << grouped(a.answered) << " answered";
+  if (a.abandoned) out << ", " << grouped(a.abandoned) << " abandoned (its requestor exited)";
+  if (a.never_answered) out << ", " << grouped(a.never_answered) << " never answered";
+  if (a.never_made()) out << ", " << grouped(a.never_made()) << " never made";
+  if (a.unplanned()) out << ", " << grouped(a.unplanned()) << " not planned";
+  if (a.refused_at_input) out << "; " << counted(a.refused_at_input, "trace line") << " refused at input";
+  out << "\n";
+}
+
 // Said when the run had something to check, or a call went unanswered: a trace has nothing.
 void expectations_line(std::ostream& out, const Expectations& e) {
-  if (e.checked == 0 && e.failures.empty() && e.abandoned == 0) return;
+  if (e.checked == 0 && e.failures.empty()) return;
   out << "  expectations: " << grouped(e.checked) << " checked, " << grouped(e.failures.size()) << " failed";
   if (e.unanswered) out << " (" << counted(e.unanswered, "call") << " never answered)";
-  if (e.abandoned) out << "; " << grouped(e.abandoned) << " abandoned by a requestor that exited";
   out << "\n";
 }
 
@@ -164,6 +181,7 @@ std::string summary_text(const Pieces& p) {
     call_lines(out, p);
   }
   failure_line(out, p.failures);
+  account_line(out, p.account);
   expectations_line(out, p.expectations);
   return out.str();
 }

@@ -27,6 +27,7 @@ nlohmann::json RunInfo::inputs() const {
     if (node_mtbf) in["node_mtbf"] = *node_mtbf;
     if (node_mttr) in["node_mttr"] = *node_mttr;
   }
+  if (calls_planned) in["calls_planned"] = *calls_planned;
   // Only when given, so that a log without them reads as it always did.
   if (!host.empty()) in["host"] = host;
   if (!hostfile.empty()) in["hostfile"] = hostfile;
@@ -139,6 +140,7 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
   }
   if (header.inputs.contains("node_mtbf")) r.node_mtbf = in.number<double>("node_mtbf", 0);
   if (header.inputs.contains("node_mttr")) r.node_mttr = in.number<double>("node_mttr", 0);
+  if (header.inputs.contains("calls_planned")) r.calls_planned = in.number<std::uint64_t>("calls_planned", 0);
   r.host = in.text("host", false);
   r.hostfile = in.text("hostfile", false);
   r.assertions = read_assertions(header.inputs, in);

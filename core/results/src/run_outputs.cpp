@@ -58,7 +58,9 @@ RunOutputs::~RunOutputs() = default;
 
 int RunOutputs::finish(double end_time, const nlohmann::json& stats, std::ostream& out, std::ostream& err,
                        const std::string& stalled) {
-  log_.finish(end_time, stalled.empty() ? std::string("quiescent") : "stalled: " + stalled, stats.dump());
+  nlohmann::json closing = stats;
+  closing["call_account"] = report_.call_account();
+  log_.finish(end_time, stalled.empty() ? std::string("quiescent") : "stalled: " + stalled, closing.dump());
   if (file_ && !file_->failure().empty()) throw std::runtime_error(file_->failure());
   const Report report = report_.report();
   std::string written;

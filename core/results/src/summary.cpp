@@ -151,6 +151,7 @@ json summary(const Pieces& p) {
   } else {
     s["partial"] = true;
   }
+  s["call_account"] = to_json(p.account);  // the log's own, recounted: the closing line's says the same
   // The DVM's hosts at start, when the command line gave them (absent otherwise).
   if (!p.run.host.empty()) s["host"] = p.run.host;
   if (!p.run.hostfile.empty()) s["hostfile"] = p.run.hostfile;
@@ -161,6 +162,17 @@ json summary(const Pieces& p) {
     s["allocations"] = allocations_json(p.scheduler);
   }
   return s;
+}
+
+void check_account(const CallAccount& account, Expectations& e) {
+  if (account.never_made() > 0)
+    e.failures.push_back({{"problem", std::to_string(account.never_made()) + " of the " +
+                                          std::to_string(*account.planned) +
+                                          " planned calls were never made (the log has no call event for them)"}});
+  if (account.unplanned() > 0)
+    e.failures.push_back({{"problem", std::to_string(account.unplanned()) +
+                                          " calls in the log were not planned (its header plans " +
+                                          std::to_string(*account.planned) + ")"}});
 }
 
 Expectations check_expectations(const CallLedger& calls) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/dvm_hosts.hpp"
@@ -9,6 +10,7 @@
 #include "pmixflow/trace/replay_calls.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/hostlist.hpp"
+#include "pmixflow/vocab/human_text.hpp"
 #include "pmixflow/vocab/quote.hpp"
 
 namespace pmixflow {
@@ -100,6 +102,61 @@ RequestorDeployment& requestor(Deployment& d, std::map<std::string, std::size_t>
   return d.requestors[it->second];
 }
 
+// Each requestor's lives from its requestor_exit and requestor_start lines: up from 0, down at
+// an exit, up again at a start (a new process under the same name). At one time an exit comes
+// before a start: the two are a restart.
+void check_transitions(const std::vector<const RequestorTransition*>& ts, const Scenario& sc) {
+  const RequestorTransition* last_exit = nullptr;
+  for (const RequestorTransition* t : ts) {
+    if (!t->up && last_exit)
+      throw InputError(sc.origin, t->line, "op",
+                       quote_value(t->requestor) + " has already exited (line " + std::to_string(last_exit->line) +
+                           "): a requestor_start must come between its two exits");
+    if (t->up && !last_exit)
+      throw InputError(sc.origin, t->line, "op",
+                       quote_value(t->requestor) +
+                           " is running (a requestor is up from time 0): requestor_start starts it again after "
+                           "its requestor_exit");
+    last_exit = t->up ? nullptr : t;
+  }
+}
+
+// A call is made in one of its requestor's lives: one planned while it is down could never be
+// made, and a run that quietly skipped it would claim what it did not show.
+void check_call_in_a_life(const RequestorDeployment& r, double at, std::size_t line, const Scenario& sc,
+                          const std::vector<const RequestorTransition*>& ts) {
+  if (r.life_at(at)) return;
+  const RequestorTransition* exit = nullptr;
+  for (const RequestorTransition* t : ts)
+    if (t->at <= at) exit = t->up ? nullptr : t;
+  const std::string when = exit ? "at or after its requestor_exit at " + significant(exit->at) + " s (line " +
+                                      std::to_string(exit->line) + ")"
+                                : "while it is not running";
+  throw InputError(sc.origin, line, "at",
+                   quote_value(r.name) + " calls at " + significant(at) + " s, " + when +
+                       ": a requestor that has exited makes no call (a requestor_start line starts it again)");
+}
+
+void lives(Deployment& d, const std::map<std::string, std::size_t>& index, const Scenario& sc) {
+  std::map<std::string, std::vector<const RequestorTransition*>> by_requestor;
+  for (const auto& t : sc.requestor_transitions) {
+    if (!index.count(t.requestor))
+      throw InputError(sc.origin, t.line, "requestor",
+                       "no requestor named " + quote_value(t.requestor) + " makes a call");
+    by_requestor[t.requestor].push_back(&t);
+  }
+  for (auto& [name, ts] : by_requestor) {
+    std::stable_sort(ts.begin(), ts.end(), [](const RequestorTransition* a, const RequestorTransition* b) {
+      return a->at < b->at || (a->at == b->at && !a->up && b->up);
+    });
+    check_transitions(ts, sc);
+    RequestorDeployment& r = d.requestors[index.at(name)];
+    for (const RequestorTransition* t : ts) r.schedule.emplace_back(t->at, t->up);
+    for (const auto& c : r.plan) check_call_in_a_life(r, c.at, c.notes.line, sc, ts);
+    for (const auto& j : r.replay) check_call_in_a_life(r, j.at, j.line, sc, ts);
+  }
+}
+
 // Requestors in order of first appearance, each with its calls resolved on this machine: the
 // scenario's, or the replayed trace's jobs.
 void requestors(Deployment& d, const Workload& workload, const Cluster& cluster) {
@@ -117,13 +174,7 @@ void requestors(Deployment& d, const Workload& workload, const Cluster& cluster)
     placed.via = resolve_via(replay_via(job), job.line, sc, cluster);
     d.last_call = std::max(d.last_call, job.at);
   }
-  for (const auto& exit : sc.requestor_exits) {
-    const auto it = index.find(exit.requestor);
-    if (it == index.end())
-      throw InputError(sc.origin, exit.line, "requestor",
-                       "no requestor named " + quote_value(exit.requestor) + " makes a call");
-    d.requestors[it->second].schedule.emplace_back(exit.at, false);
-  }
+  lives(d, index, sc);
   for (const auto& [name, cred] : sc.credentials)
     if (!index.count(name))
       throw InputError(sc.origin, 1, "requestors." + name, "no requestor named " + quote_value(name) + " makes a call");
@@ -145,12 +196,42 @@ void random_failures(Deployment& d, const Workload& workload, const RunInputs& i
 
 }  // namespace
 
-std::unique_ptr<CallSource> RequestorDeployment::take_calls() {
-  if (!replay.empty()) return std::make_unique<ReplayCalls>(std::move(replay));
-  return std::make_unique<PlanList>(std::move(plan));
+std::optional<std::size_t> RequestorDeployment::life_at(double t) const {
+  // Every transition at or before t, in order: one at t itself has happened (an exit at t
+  // leaves no time for a call at t; a start at t makes it).
+  std::size_t ups = 0;
+  bool up = false;
+  for (const auto& [at, goes_up] : schedule) {
+    if (at > t) break;
+    ups += goes_up ? 1 : 0;
+    up = goes_up;
+  }
+  if (!up) return std::nullopt;
+  return ups - 1;
 }
 
-std::unique_ptr<CallSource> RequestorDeployment::calls() const { return RequestorDeployment(*this).take_calls(); }
+namespace {
+
+// The entries of `all` whose time falls in `life`, moved out in their order.
+template <class T>
+std::vector<T> take_life(std::vector<T>& all, const RequestorDeployment& r, std::size_t life) {
+  std::vector<T> mine;
+  std::vector<T> rest;
+  for (T& item : all) (r.life_at(item.at) == life ? mine : rest).push_back(std::move(item));
+  all = std::move(rest);
+  return mine;
+}
+
+}  // namespace
+
+std::unique_ptr<CallSource> RequestorDeployment::take_calls(std::size_t life) {
+  if (!replay.empty()) return std::make_unique<ReplayCalls>(take_life(replay, *this, life));
+  return std::make_unique<PlanList>(take_life(plan, *this, life));
+}
+
+std::unique_ptr<CallSource> RequestorDeployment::calls(std::size_t life) const {
+  return RequestorDeployment(*this).take_calls(life);
+}
 
 std::vector<Address> RequestorDeployment::entry_points() const {
   std::vector<Address> out;
@@ -160,6 +241,12 @@ std::vector<Address> RequestorDeployment::entry_points() const {
   for (const auto& c : plan) add(c.via);
   for (const auto& j : replay) add(j.via);
   return out;
+}
+
+std::uint64_t Deployment::calls_planned() const {
+  std::uint64_t n = scheduler.script.size();  // the scheduler's own calls (scheduler#n) are calls too
+  for (const auto& r : requestors) n += r.calls_planned();
+  return n;
 }
 
 Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster) {

@@ -146,9 +146,10 @@ bool parse_event(const std::string& op, const json& j, const LineReader& r, std:
     r.only(j, {"op", "at", "comment"}, "");
     if (sc.controller_fail) r.fail("op", "the controller fails once: a second controller_fail");
     sc.controller_fail = r.number(j, "at");
-  } else if (op == "requestor_exit") {
+  } else if (op == "requestor_exit" || op == "requestor_start") {
     r.only(j, {"op", "at", "requestor", "comment"}, "");
-    sc.requestor_exits.push_back(RequestorExit{line, r.number(j, "at"), r.string(j, "requestor")});
+    sc.requestor_transitions.push_back(
+        RequestorTransition{line, r.number(j, "at"), r.string(j, "requestor"), op == "requestor_start"});
   } else {
     return false;
   }
@@ -233,7 +234,8 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   else
     r.fail("op", "unknown operation " + quote_value(op) +
                      " (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                     "node_fail, daemon_start_fails, controller_fail, requestor_exit, scheduler_session_control, "
+                     "node_fail, daemon_start_fails, controller_fail, requestor_exit, requestor_start, "
+                     "scheduler_session_control, "
                      "scheduler_connect, "
                      "assert)");
   return c;

@@ -21,6 +21,9 @@ namespace pmixflow::emul {
 
 struct PartySpec {
   Address address;  // which party: the controller, the scheduler, daemon N, requestor I
+  // Which of the party's processes this is (0: its first): a requestor started again makes the
+  // calls of that life (RequestorDeployment::life_at).
+  std::uint32_t life = 0;
   RunInputs inputs;
   MachineKnobs machine;
   std::int64_t epoch_ns = 0;  // the run clock's epoch (steady clock of this host)

@@ -48,6 +48,8 @@ class ReportBuilder final : public log::EventSink {
 
   // Everything received so far; `whole` is false when no closing line came.
   Report report() const;
+  // The account of the calls so far (call_account.hpp), for the closing line.
+  nlohmann::json call_account() const;
 
  private:
   struct Closing {

@@ -40,6 +40,9 @@ struct RunInfo {
   std::string host;                   // --host: the DVM's hosts at start instead of the scenario's; empty: not given
   std::string hostfile;               // --hostfile, the same from a file
   std::vector<Assertion> assertions;                      // the scenario's, checked against the log
+  // How many calls the requestors are to make (scenario calls, replayed jobs): what the outputs
+  // account for, each call once (call_account.hpp). None in a log written before it was kept.
+  std::optional<std::uint64_t> calls_planned;
   // The settings that change a run's results beyond the fields above (batch_delay,
   // exclusive_nodes, via_daemon, jitter, ...), as they took effect: what `pmixflow diff` and
   // `pmixflow compare` name when two runs differ in them. A JSON object, written as given.

@@ -32,10 +32,14 @@ struct RequestorDeployment {
   Credentials credentials;  // its connection's user and group
   bool own_user = false;    // the scenario names its user (header `requestors`); otherwise the shared one
 
-  // Its calls, for its Requestor: take_calls() moves them out (a run has one requestor of each),
-  // calls() copies them.
-  std::unique_ptr<CallSource> take_calls();
-  std::unique_ptr<CallSource> calls() const;
+  // Which of its lives (0: the first process, 1: the one a requestor_start began, ...) is
+  // running at time t; none while it is down. Its calls are each in one life (deploy()).
+  std::optional<std::size_t> life_at(double t) const;
+  // The calls of one life, for the Requestor of that life: take_calls() moves them out (a run
+  // has one requestor of each life), calls() copies them.
+  std::unique_ptr<CallSource> take_calls(std::size_t life = 0);
+  std::unique_ptr<CallSource> calls(std::size_t life = 0) const;
+  std::size_t calls_planned() const { return plan.size() + replay.size(); }
   std::vector<Address> entry_points() const;  // where its calls enter, each once
 };
 
@@ -56,10 +60,15 @@ struct Deployment {
   std::vector<RequestorDeployment> requestors;  // in order of first appearance in the scenario
   std::vector<FaultAt> faults;
   double last_call = 0;  // when the last call is planned: how far a run has to go
+
+  // Every call the requestors and the scheduler's script will make: what a run's account of its
+  // calls starts from.
+  std::uint64_t calls_planned() const;
 };
 
 // Throws InputError naming the scenario's file, line and field: an entry point or a node that
-// is not on this machine, a requestor_exit of a requestor that makes no call.
+// is not on this machine, a requestor_exit of a requestor that makes no call, a call planned
+// while its requestor is not running.
 Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& cluster);
 
 }  // namespace pmixflow

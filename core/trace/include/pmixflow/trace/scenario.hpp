@@ -71,10 +71,14 @@ struct SchedulerAction {
   std::variant<SessionCtrlRequest, ConnectRequest> call;
 };
 
-struct RequestorExit {
+// A requestor's process ending (requestor_exit), or a new one starting under the same name
+// (requestor_start): a requestor is up from time 0 until its first exit, and each start
+// begins a new life, which makes the calls planned within it.
+struct RequestorTransition {
   std::size_t line = 0;
   double at = 0;
   std::string requestor;
+  bool up = false;
 };
 
 struct Scenario {
@@ -102,7 +106,7 @@ struct Scenario {
   // Where time 0 of the outputs is: a replay submits its first job once the machine is up,
   // and reports times relative to that first submission.
   double time_origin = 0;
-  std::vector<RequestorExit> requestor_exits;
+  std::vector<RequestorTransition> requestor_transitions;  // in the file's order
   std::vector<Assertion> assertions;  // checked against the run's log by its report
   std::vector<SchedulerAction> scheduler_actions;
   // Requestors' users and groups (header `requestors`); the others share one user.

@@ -1,0 +1,135 @@
+// Every call a workload plans is accounted for once (README, "Exit status"): answered,
+// abandoned by a requestor that exited, or refused at input; a call that could never be made
+// is refused before the run, and one the log lacks fails the run. Said in summary.json, on the
+// closing line and on the terminal.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "pmixflow_run.hpp"
+
+namespace pmixflow::test {
+namespace {
+
+constexpr const char* kHeader =
+    R"({"format":"pmixflow-scenario","version":1,"name":"lives","controller":{"dvm":"all"}})";
+
+std::string alloc_at(int at, const std::string& requestor) {
+  return R"({"at":)" + std::to_string(at) + R"(,"op":"alloc","requestor":")" + requestor +
+         R"(","via":"controller","directive":"PMIX_ALLOC_NEW","info":{"PMIX_ALLOC_NUM_CPUS":1},"expect":{"status":"PMIX_SUCCESS"}})";
+}
+
+std::string transition(const char* op, int at, const std::string& requestor) {
+  return R"({"at":)" + std::to_string(at) + R"(,"op":")" + op + R"(","requestor":")" + requestor + R"("})";
+}
+
+std::filesystem::path scenario(const std::filesystem::path& dir, const std::vector<std::string>& lines) {
+  const auto file = dir / "s.jsonl";
+  std::ofstream out(file);
+  out << kHeader << "\n";
+  for (const auto& l : lines) out << l << "\n";
+  return file;
+}
+
+json summary_of(const std::filesystem::path& out) { return json::parse(slurp(out / "summary.json")); }
+
+TEST(CallAccount, ACallAfterItsRequestorExitedIsRefusedNamingBothLines) {
+  const auto dir = scratch_dir("after-exit");
+  const auto file = scenario(dir, {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"), alloc_at(6, "alice")});
+  const auto r = run_pmixflow({"sim", "--scenario", file.string(), "--out", (dir / "out").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': 'alice' calls at 6 s, at or after its requestor_exit at 5 s "
+                                       "(line 3)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
+  // A call at the very time of the exit has no time to be made either.
+  const auto same = scenario(dir, {transition("requestor_exit", 5, "alice"), alloc_at(5, "alice")});
+  EXPECT_EQ(run_pmixflow({"sim", "--scenario", same.string()}).exit_code, 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CallAccount, StartsAndExitsOfARequestorMustAlternate) {
+  const auto dir = scratch_dir("alternate");
+  const auto twice = scenario(
+      dir, {alloc_at(1, "alice"), transition("requestor_exit", 2, "alice"), transition("requestor_exit", 3, "alice")});
+  auto r = run_pmixflow({"sim", "--scenario", twice.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(twice.string() + ":4: field 'op': 'alice' has already exited (line 3)"), std::string::npos) << r.err;
+  const auto running = scenario(dir, {alloc_at(1, "alice"), transition("requestor_start", 2, "alice")});
+  r = run_pmixflow({"sim", "--scenario", running.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(running.string() + ":3: field 'op': 'alice' is running"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CallAccount, ARequestorStartedAgainMakesTheCallsOfItsNewLife) {
+  const auto dir = scratch_dir("restart");
+  const auto file = scenario(dir, {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"),
+                                   transition("requestor_start", 8, "alice"), alloc_at(9, "alice")});
+  const auto out = dir / "out";
+  const auto r = run_pmixflow({"sim", "--scenario", file.string(), "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json account = summary_of(out)["call_account"];
+  EXPECT_EQ(account["planned"], 2);
+  EXPECT_EQ(account["answered"], 2);
+  EXPECT_EQ(account["never_made"], 0);
+  // The second call was made by the second process, after it came up.
+  double up_again = -1, second_call = -1;
+  for (const auto& e : read_events(out / "events.jsonl")) {
+    if (e["ev"] == "party.up" && e["who"] == "requestor:alice" && e["t"].get<double>() > 0) up_again = e["t"];
+    if (e["ev"] == "call" && e["corr"] == "alice#2") second_call = e["t"];
+  }
+  EXPECT_DOUBLE_EQ(up_again, 8);
+  EXPECT_DOUBLE_EQ(second_call, 9);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CallAccount, EveryClassIsCountedInTheSummaryTheClosingLineAndOnTheTerminal) {
+  const auto dir = scratch_dir("classes");
+  const auto out = dir / "out";
+  const auto r =
+      run_pmixflow({"sim", "--scenario", source_path("tests/faults/requestor-exits-queued.jsonl"), "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json account = summary_of(out)["call_account"];
+  EXPECT_EQ(account["planned"], 2);
+  EXPECT_EQ(account["made"], 2);
+  EXPECT_EQ(account["answered"], 1);
+  EXPECT_EQ(account["abandoned"], 1);
+  EXPECT_EQ(account["abandoned_by_reason"]["requestor_exit"], 1);
+  EXPECT_EQ(account["never_answered"], 0);
+  EXPECT_EQ(account["never_made"], 0);
+  const auto events = read_events(out / "events.jsonl");
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["ev"], "log.end");
+  EXPECT_EQ(events.back()["stats"]["call_account"], account);
+  EXPECT_NE(r.out.find("  calls: 2 planned: 1 answered, 1 abandoned (its requestor exited)\n"), std::string::npos)
+      << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// A log whose header plans a call it does not show: the run did not do what it was given,
+// and its report says so and fails, whoever wrote the log.
+TEST(CallAccount, APlannedCallTheLogLacksFailsTheReport) {
+  const auto dir = scratch_dir("never-made");
+  const auto out = dir / "out";
+  ASSERT_EQ(run_pmixflow({"sim", "--quiet", "--out", out.string()}).exit_code, 0);
+  std::string log = slurp(out / "events.jsonl");
+  const auto first_line = log.substr(0, log.find('\n'));
+  json header = json::parse(first_line);
+  const std::uint64_t planned = header["inputs"]["calls_planned"];
+  header["inputs"]["calls_planned"] = planned + 1;
+  std::ofstream(dir / "events.jsonl") << header.dump() << log.substr(first_line.size());
+  const auto r = run_pmixflow({"report", (dir / "events.jsonl").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("1 of the " + std::to_string(planned + 1) + " planned calls were never made"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find(", 1 never made"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pmixflow::test
