@@ -18,7 +18,7 @@ inline constexpr const char* kExitStatusHelp =
     "       too: it names nothing); a policy that failed is named as the culprit\n"
     "  3    emul: the run was cut (--timeout reached, or a party died); its log says where\n"
     "  70   internal error: a bug in pmixflow; the message says what to report\n"
-    "  130  sim, emul, sweep: stopped by a signal (Ctrl-C, SIGTERM); the log is cut there, and no\n"
-    "       summary.json or jobs.csv is written\n";
+    "  130  stopped by a signal (Ctrl-C, SIGTERM): a run's log is cut there and no summary.json or\n"
+    "       jobs.csv is written (sim, emul, sweep); a hand tool first cleans up what it started\n";
 
 }  // namespace pmixflow::cli
