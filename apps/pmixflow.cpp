@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "empty_values.hpp"
 #include "exit_status.hpp"
 #include "self_description.hpp"
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   add(add_events);
   add(add_sweep);
   add_self_description(app);
+  refuse_empty_values(app);
   try {
     app.parse(help_as_option(app, argc, argv));
   } catch (const CLI::ParseError& e) {

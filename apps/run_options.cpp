@@ -70,11 +70,6 @@ RunInputs& RunOptions::finish() {
   if (in_.scenario_file.empty() && in_.trace_file.empty()) in_.scenario_text = kDemoScenario;
   parse_queue_priorities(queue_priorities_, in_);
   parse_preemptible(preemptible_, in_);
-  // An empty value would otherwise read as no option at all, and the scenario's DVM would start.
-  if (host_->count() > 0 && in_.dvm_host.empty())
-    throw InputError("--host", 0, "", "an empty list names no host: name the DVM's first nodes (n01,n[02-04])");
-  if (hostfile_->count() > 0 && in_.dvm_hostfile.empty())
-    throw InputError("--hostfile", 0, "", "an empty path names no hostfile");
   return in_;
 }
 
@@ -131,18 +126,17 @@ void RunOptions::add_failures(CLI::App& app, OptionRules& rules, CLI::Option* tr
 // prte's own options for the DVM's initial hosts, read by the same reader as a scenario's
 // controller.dvm and hostfiles (core/trace/dvm_hosts.hpp).
 void RunOptions::add_dvm_hosts(CLI::App& app) {
-  host_ = app.add_option("--host", in_.dvm_host,
-                         "The DVM's hosts at start-up, as prte's --host: nodes whose daemons start before any "
-                         "request, instead of the scenario's controller.dvm (or, in a --trace replay, every "
-                         "node). Names and Slurm host lists (n01,n[02-04]), +nK, +all; NAME:N only with the "
-                         "node's own slot count.")
-              ->type_name("LIST");
-  hostfile_ =
-      app.add_option("--hostfile", in_.dvm_hostfile,
-                     "The same from a hostfile, as prte's --hostfile: a node or a Slurm host list per line, slots=N "
-                     "(the node's own count), '#' comments, ^NODE to leave one out. With --host, as prte: the "
-                     "file's hosts that --host names (+nK and +all count the file's hosts).")
-          ->type_name("FILE");
+  app.add_option("--host", in_.dvm_host,
+                 "The DVM's hosts at start-up, as prte's --host: nodes whose daemons start before any "
+                 "request, instead of the scenario's controller.dvm (or, in a --trace replay, every "
+                 "node). Names and Slurm host lists (n01,n[02-04]), +nK, +all; NAME:N only with the "
+                 "node's own slot count.")
+      ->type_name("LIST");
+  app.add_option("--hostfile", in_.dvm_hostfile,
+                 "The same from a hostfile, as prte's --hostfile: a node or a Slurm host list per line, slots=N "
+                 "(the node's own count), '#' comments, ^NODE to leave one out. With --host, as prte: the "
+                 "file's hosts that --host names (+nK and +all count the file's hosts).")
+      ->type_name("FILE");
 }
 
 void RunOptions::add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace) {

@@ -33,8 +33,6 @@ class RunOptions {
   RunInputs in_;
   std::vector<std::string> queue_priorities_;
   std::string preemptible_;
-  CLI::Option* host_ = nullptr;
-  CLI::Option* hostfile_ = nullptr;
 };
 
 // --topology and --slots: what every compute node looks like, in any environment.

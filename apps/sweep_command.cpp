@@ -11,6 +11,7 @@
 #include "number_options.hpp"
 #include "option_rules.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/stop_signals.hpp"
 #include "sweep_io.hpp"
 #include "sweep_local.hpp"
 #include "sweep_slurm.hpp"
@@ -85,8 +86,9 @@ class SweepCommand final : public Command {
       if (task_option_->count() > 0) return run_task(spec, runs, out);
       const std::vector<const SweepRun*> todo = select(runs, out);
       fs::create_directories(out);
-      if (!todo.empty()) execute(spec, todo, out);
+      const LocalEnd end = todo.empty() ? LocalEnd{} : execute(spec, todo, out);
       write_sweep_csv(out, runs);
+      if (end.stopped_by != 0) return stopped(end);
       return summarize(runs, todo.size(), out);
     });
   }
@@ -113,7 +115,7 @@ class SweepCommand final : public Command {
     return todo;
   }
 
-  void execute(const SweepSpec& spec, const std::vector<const SweepRun*>& todo, const fs::path& out) const {
+  LocalEnd execute(const SweepSpec& spec, const std::vector<const SweepRun*>& todo, const fs::path& out) const {
     const bool terminal = !quiet_ && ::isatty(STDERR_FILENO);
     if (!slurm_) return run_locally(todo, LocalSetup{own_binary(), out, jobs_, terminal});
     // Submitted runs are not done until their task says so: a task Slurm never runs leaves its
@@ -122,6 +124,15 @@ class SweepCommand final : public Command {
     SlurmSetup setup{own_binary(), spec.file, out, sbatch_options_, poll_s_.value_or(5), terminal};
     const std::string job = run_on_slurm(todo, setup);
     if (!quiet_) std::cout << "sweep: Slurm job " << job << " ended (" << todo.size() << " tasks)\n";
+    return {};
+  }
+
+  // Stopped by Ctrl-C or SIGTERM: said even with --quiet, with the command that goes on.
+  int stopped(const LocalEnd& end) const {
+    std::cerr << "pmixflow sweep: " << stopped_by(end.stopped_by) << ": no run started after it, " << end.stopped
+              << (end.stopped == 1 ? " run" : " runs") << " stopped (their logs cut, no summary.json)\n"
+              << "  go on with the runs not done: " << rerun_command("") << "\n";
+    return kStoppedBySignal;
   }
 
   // On a node, as one task of the array: the run the task list names, in the foreground.

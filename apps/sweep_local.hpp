@@ -17,10 +17,20 @@ struct LocalSetup {
   bool progress = false;      // a line of counts on the terminal, redrawn as runs end
 };
 
-// Runs one run in the foreground and records its exit status; returns that status.
+// Runs one run in the foreground and records its exit status; returns that status (130 when
+// Ctrl-C or SIGTERM stopped it).
 int run_one(const SweepRun& run, const LocalSetup& setup);
 
-// Runs them all, `setup.jobs` at once; every one's status is recorded in its directory.
-void run_locally(const std::vector<const SweepRun*>& runs, const LocalSetup& setup);
+// What a local sweep did: how many runs it stopped, and the signal that made it stop them (0
+// when every run ran to its end).
+struct LocalEnd {
+  int stopped_by = 0;
+  std::size_t stopped = 0;
+};
+
+// Runs them all, `setup.jobs` at once; every one's status is recorded in its directory. Ctrl-C,
+// SIGTERM or SIGHUP stop the sweep: no run starts any more, each one running is passed the
+// signal (and killed at a second one), and its status (130) is recorded once it has stopped.
+LocalEnd run_locally(const std::vector<const SweepRun*>& runs, const LocalSetup& setup);
 
 }  // namespace pmixflow::cli

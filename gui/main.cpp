@@ -7,8 +7,11 @@
 //   pmixflow-view --screenshot F.png [--at T] [--pane P] [--size WxH] [--request CORR] [--session-id ID] RUN
 //
 // Exit status: 0 done; 1 a log that cannot be read at all, the demo that cannot run, a
-// request or session the log does not have, or a picture that cannot be written; 2 a usage
-// error.
+// request or session the log does not have, a picture that cannot be written, or a window with
+// no display to show it on; 2 a usage error.
+//
+// Only a window needs a display: --help, --version and usage errors are answered without one,
+// and --screenshot renders offscreen, as the docs' pictures are made.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -20,7 +23,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "main_window.hpp"
@@ -111,8 +118,8 @@ void describe(QCommandLineParser& args) {
   QApplication::setApplicationVersion(QString::fromStdString(version).mid(QStringLiteral("pmixflow-view ").size()));
   args.setApplicationDescription(
       "Shows a pmixflow run from its event log: the machine, the sessions, the flow of requests, the jobs over time.\n"
-      "With no RUN, runs the simulator's demo and shows it. Exit status: 0 done, 1 unreadable log or unwritable "
-      "picture, 2 usage error.");
+      "With no RUN, runs the simulator's demo and shows it. A window needs a display; --screenshot does not.\n"
+      "Exit status: 0 done, 1 unreadable log, unwritable picture or no display for a window, 2 usage error.");
   args.addHelpOption();
   args.addVersionOption();
   args.addPositionalArgument("RUN", "A run directory (its events.jsonl) or an event log.", "[RUN]");
@@ -128,16 +135,8 @@ void describe(QCommandLineParser& args) {
        {"session-id", "With --screenshot: select this session (its id): its nodes are outlined.", "ID"}});
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("pmixflow-view");
-  QCommandLineParser args;
-  describe(args);
-  if (!args.parse(QApplication::arguments())) return usage_error(args.errorText());
-  if (args.isSet("help")) args.showHelp(0);
-  if (args.isSet("version")) args.showVersion();
+// The options that do not go together, or one run too many: exit 2, with or without a display.
+std::optional<int> refuse_usage(const QCommandLineParser& args) {
   const auto runs = args.positionalArguments();
   if (runs.size() > 2) return usage_error("at most two runs, not " + QString::number(runs.size()));
   const bool shooting = args.isSet("screenshot");
@@ -145,6 +144,64 @@ int main(int argc, char** argv) {
     if (args.isSet(only) && !shooting) return usage_error(QString("--%1 goes with --screenshot").arg(only));
   if (args.isSet("follow") && (shooting || runs.size() != 1))
     return usage_error("--follow shows one run in a window, not with --screenshot");
+  return std::nullopt;
+}
+
+bool set(const char* variable) {
+  const char* value = std::getenv(variable);
+  return value && *value;
+}
+
+// What a word of the command line asks before anything is parsed: whether a window, a picture,
+// or only words (help, version) are wanted decides which application there can be.
+bool asks_for(int argc, char** argv, std::initializer_list<const char*> options) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    for (const char* option : options)
+      if (std::strncmp(argv[i], option, std::strlen(option)) == 0 &&
+          (argv[i][std::strlen(option)] == '\0' || argv[i][std::strlen(option)] == '='))
+        return true;
+  }
+  return false;
+}
+
+// Without a display (and no platform chosen): only words, or a picture rendered offscreen.
+int without_display(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  QCoreApplication::setApplicationName("pmixflow-view");
+  QCommandLineParser args;
+  describe(args);
+  const bool parsed = args.parse(QCoreApplication::arguments());
+  if (args.isSet("help") || args.isSet("help-all")) args.showHelp(0);
+  if (args.isSet("version")) args.showVersion();
+  if (!parsed) return usage_error(args.errorText());
+  if (const auto refused = refuse_usage(args)) return *refused;
+  std::fprintf(stderr,
+               "pmixflow-view: no display to show a window on (DISPLAY and WAYLAND_DISPLAY are unset): make a "
+               "picture instead, pmixflow-view --screenshot FILE.png [--pane PANE] [RUN] (no display needed), or "
+               "run it where there is a screen\n");
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool words_only = asks_for(argc, argv, {"--help", "-h", "--help-all", "--version", "-v"});
+  const bool picture = asks_for(argc, argv, {"--screenshot"});
+  // A picture is rendered offscreen whatever the screen, as the docs' are, unless a platform is chosen.
+  if (picture && !words_only && !set("QT_QPA_PLATFORM")) ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  if (words_only || (!set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("QT_QPA_PLATFORM")))
+    return without_display(argc, argv);
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("pmixflow-view");
+  QCommandLineParser args;
+  describe(args);
+  if (!args.parse(QApplication::arguments())) return usage_error(args.errorText());
+  if (args.isSet("help")) args.showHelp(0);
+  if (args.isSet("version")) args.showVersion();
+  if (const auto refused = refuse_usage(args)) return *refused;
+  const auto runs = args.positionalArguments();
+  const bool shooting = args.isSet("screenshot");
 
   QTemporaryDir demo_dir;
   QString first = runs.value(0);

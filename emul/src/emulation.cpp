@@ -2,8 +2,6 @@
 // parties as processes, run until the flow is quiet, and hand the end to the outputs.
 #include "pmixflow/emul/emulation.hpp"
 
-#include <signal.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <ostream>
@@ -11,34 +9,10 @@
 #include "conductor.hpp"
 #include "pmixflow/results/run_outputs.hpp"
 #include "pmixflow/trace/deployment.hpp"
+#include "pmixflow/vocab/stop_signals.hpp"
 
 namespace pmixflow::emul {
 namespace {
-
-// SIGINT, SIGTERM and SIGHUP as a descriptor the loop watches: the emulation stops its parties
-// in order instead of dying with them running. Restores the signal mask when it goes.
-class StopSignals {
- public:
-  StopSignals() {
-    sigset_t set;
-    sigemptyset(&set);
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, s);
-    ::sigprocmask(SIG_BLOCK, &set, &old_);
-    fd_ = UniqueFd(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
-  }
-  ~StopSignals() { ::sigprocmask(SIG_SETMASK, &old_, nullptr); }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-  int fd() const { return fd_.get(); }
-  int take() {
-    signalfd_siginfo info{};
-    return ::read(fd_.get(), &info, sizeof info) == sizeof info ? static_cast<int>(info.ssi_signo) : 0;
-  }
-
- private:
-  UniqueFd fd_;
-  sigset_t old_{};
-};
 
 void print_hold(const Conductor& c, std::ostream& out) {
   out << "pmixflow emul: holding; the emulation's servers are listed in " << c.run_dir().path() << "/servers.json\n"
@@ -60,10 +34,11 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
   info.calls_planned = deployment.calls_planned();
   RunOutputs outputs(in.outputs, std::move(info));
   Loop loop;
+  // The parties stop in order instead of dying with them running.
   StopSignals signals;
   Conductor conductor(loop, options, in, machine.cluster(), deployment, outputs.log());
   loop.watch(signals.fd(), [&] {
-    if (const int s = signals.take()) conductor.interrupt(std::string("stopped by ") + ::strsignal(s));
+    if (const int s = signals.take()) conductor.interrupt(stopped_by(s));
   });
   // Said once every party is up and listed: a user attaching at once finds every server.
   conductor.start([&] {
@@ -75,7 +50,7 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
     case Ending::Interrupted:
       err << "pmixflow emul: " << conductor.failure() << ": every party stopped; the event log is cut at "
           << conductor.end_time() << " s (pmixflow report --partial reads it)\n";
-      return 130;
+      return kStoppedBySignal;
     default:
       err << "pmixflow emul: " << (conductor.failure().empty() ? "the run was cut" : conductor.failure())
           << ": every party stopped; the event log is cut at " << conductor.end_time() << " s\n";

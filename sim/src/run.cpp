@@ -20,6 +20,7 @@
 #include "pmixflow/sim/world.hpp"
 #include "pmixflow/trace/deployment.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/stop_signals.hpp"
 #include "progress.hpp"
 #include "release_memory.hpp"
 
@@ -81,9 +82,23 @@ nlohmann::json stats(const World& world, double wall) {
           {"daemon_wakeups", s.actor_wakeups}};
 }
 
+// A run stopped by `signal` at simulated time `at`: said, with what it leaves (a cut log, no
+// report), and its exit status.
+int interrupted(int signal, double at, const OutputOptions& o, std::ostream& err) {
+  err << "pmixflow sim: " << stopped_by(signal) << " at t=" << at << " s";
+  const bool log = o.events != log::Level::None && (!o.events_to.empty() || !o.dir.empty());
+  if (log) err << ": the event log is cut there (pmixflow report --partial reads it)";
+  if (!o.dir.empty()) err << (log ? "; " : ": ") << "no jobs.csv or summary.json written";
+  err << "\n";
+  return kStoppedBySignal;
+}
+
 }  // namespace
 
 int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out, std::ostream& err) {
+  // Before SimGrid starts a thread: Ctrl-C stops the run in order rather than in SimGrid's
+  // handler (exit 1, nothing said).
+  StopSignals signals;
   Workload workload = load_workload(in);
   const SimMachine machine(knobs, workload);
   plan_replay(workload, in, machine.compute_nodes());
@@ -102,12 +117,17 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   auto world =
       std::make_unique<World>(machine.cluster(), machine.hosts(), world_options(knobs, in.seed), &outputs.log());
   place(*world, deployment, machine, workload.policy, knobs, in.seed);
+  world->stop_when([&signals] { return signals.take(); });
   double wall = 0;
   {
     const Progress progress(*world, machine.hosts().login, deployment.last_call, in.outputs.quiet);
     world->run();
     wall = progress.wall();
   }
+  if (const int signal = world->interrupted()) return interrupted(signal, world->failure()->at, in.outputs, err);
+  // One that came after the run last looked: the log has no closing line yet, and gets none.
+  if (const int signal = world->failure() ? 0 : signals.take())
+    return interrupted(signal, world->stats().end_time, in.outputs, err);
   if (const auto& failed = world->failure()) {
     std::ostringstream where;
     where << "at t=" << failed->at << " s in " << failed->party << ": ";
@@ -121,7 +141,11 @@ int run_simulation(const RunInputs& in, const SimKnobs& knobs, std::ostream& out
   // large replay's report then takes the memory they held rather than adding to it.
   world.reset();
   release_free_memory();
-  return outputs.finish(end_time, run_stats, out, err, stalled);
+  const int status = outputs.finish(end_time, run_stats, out, err, stalled);
+  // Held while the outputs were written: they are whole, and the run ended as they say.
+  if (const int late = signals.take())
+    err << "pmixflow sim: " << stopped_by(late) << " once the run had ended: its outputs are complete\n";
+  return status;
 }
 
 }  // namespace pmixflow::sim

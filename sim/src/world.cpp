@@ -162,6 +162,17 @@ void World::stop_run(const Party& p, std::string what, bool policy) {
   failure_ = Failure{p.name, sg4::Engine::get_clock(), std::move(what), policy};
 }
 
+void World::look_for_stop() {
+  // Asking costs a system call: once every few steps, each of which takes microseconds.
+  constexpr std::uint32_t kStepsBetweenLooks = 64;
+  if (!stop_request_ || failure_ || ++steps_ < kStepsBetweenLooks) return;
+  steps_ = 0;
+  if (const int signal = stop_request_()) {
+    interrupted_ = signal;
+    failure_ = Failure{"", sg4::Engine::get_clock(), "interrupted", false};  // no party's doing
+  }
+}
+
 std::string World::outstanding() const {
   std::string out;
   const auto add = [&](const Party& p) {

@@ -192,6 +192,7 @@ struct World::Parked {
 
 template <class F>
 void World::contain(const Party& p, F&& body) {
+  look_for_stop();
   if (failure_) return;  // stopped: no role acts any more, and what is in flight drains
   try {
     body();

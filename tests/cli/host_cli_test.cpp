@@ -95,7 +95,7 @@ TEST(HostOption, MalformedListsAndEmptyNodesAreRefusedNamingTheOption) {
   EXPECT_NE(r.result.err.find("'+e' picks the nodes a running DVM leaves empty"), std::string::npos) << r.result.err;
   r = run_with({"--host", ""});
   EXPECT_EQ(r.result.exit_code, 2) << "an empty list was read as no option";
-  EXPECT_NE(r.result.err.find("--host: an empty list names no host"), std::string::npos) << r.result.err;
+  EXPECT_NE(r.result.err.find("--host: an empty value names nothing"), std::string::npos) << r.result.err;
   r = run_with({"--host", "+n8"});
   EXPECT_EQ(r.result.exit_code, 2);
   EXPECT_NE(r.result.err.find("+n0 to +n7"), std::string::npos) << r.result.err;

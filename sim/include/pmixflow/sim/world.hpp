@@ -78,6 +78,12 @@ class World final : private FaultActions {
   void inject(const FaultAt& f);
   // Runs until nothing is in flight and no timer is armed.
   void run();
+  // Asked now and then while the run goes (between two steps of the roles): a signal number
+  // when the run is to stop (Ctrl-C), else 0. The run then stops as a failed one does - no
+  // role acts any more, nothing more is logged, what is in flight drains - and interrupted()
+  // names the signal.
+  void stop_when(std::function<int()> stop_request) { stop_request_ = std::move(stop_request); }
+  int interrupted() const { return interrupted_; }
   // What is still outstanding, party by party: for a run that stopped progressing.
   std::string outstanding() const;
 
@@ -85,7 +91,8 @@ class World final : private FaultActions {
   std::string_view name_of(Address a) const;
 
   // A role threw: the run was stopped there (its log is cut). `policy`: the scheduler's policy
-  // threw, and is the culprit.
+  // threw, and is the culprit. An interrupted run (interrupted()) is stopped the same way: its
+  // failure says when, with no party.
   struct Failure {
     std::string party;
     double at = 0;
@@ -101,6 +108,7 @@ class World final : private FaultActions {
   template <class F>
   void contain(const Party& p, F&& body);
   void stop_run(const Party& p, std::string what, bool policy);
+  void look_for_stop();
 
   Party* find(Address a) const;
   void party_main(Party& p);
@@ -182,6 +190,9 @@ class World final : private FaultActions {
   std::vector<NodeId> wave_;
   WorldStats stats_;
   std::optional<Failure> failure_;
+  std::function<int()> stop_request_;
+  std::uint32_t steps_ = 0;  // role steps since the stop request was last asked
+  int interrupted_ = 0;
   struct Quiescence;
   std::unique_ptr<Quiescence> quiet_;
   std::list<Parked*> parked_;  // idle daemon actors, longest parked first
