@@ -31,6 +31,7 @@
 #include <string>
 
 #include "main_window.hpp"
+#include "pmixflow/log/run_files.hpp"
 #include "screenshot.hpp"
 #include "version.hpp"
 
@@ -118,8 +119,10 @@ void describe(QCommandLineParser& args) {
   QApplication::setApplicationVersion(QString::fromStdString(version).mid(QStringLiteral("pmixflow-view ").size()));
   args.setApplicationDescription(
       "Shows a pmixflow run from its event log: the machine, the sessions, the flow of requests, the jobs over time.\n"
-      "With no RUN, runs the simulator's demo and shows it. A window needs a display; --screenshot does not.\n"
-      "Exit status: 0 done, 1 unreadable log, unwritable picture or no display for a window, 2 usage error.");
+      "With no RUN, runs the simulator's demo and shows it. A window needs a display; --screenshot does not.
+"
+      "Exit status: 0 done, 1 the demo that cannot run, a picture that cannot be written or no display for a "
+      "window, 2 usage error or a log that cannot be read.");
   args.addHelpOption();
   args.addVersionOption();
   args.addPositionalArgument("RUN", "A run directory (its events.jsonl) or an event log.", "[RUN]");
@@ -214,12 +217,17 @@ int main(int argc, char** argv) {
   if (follow) {
     // The run may not have written its header yet: wait for it, as `tail -F` would.
     std::fprintf(stderr, "pmixflow-view: waiting for %s to start its log…\n", qPrintable(first));
-    while (!pmixflow::gui::log_ready(first.toStdString())) QThread::msleep(200);
+    try {
+      while (!pmixflow::log::log_started(first.toStdString())) QThread::msleep(200);
+    } catch (const std::exception& e) {  // a named pipe, say: nothing to wait for
+      std::fprintf(stderr, "pmixflow-view: %s\n", e.what());
+      return 2;
+    }
   }
   auto a = open_run(first, follow);
-  if (!a) return 1;
+  if (!a) return 2;
   std::unique_ptr<RunModel> b;
-  if (runs.size() == 2 && !(b = open_run(runs[1], false))) return 1;
+  if (runs.size() == 2 && !(b = open_run(runs[1], false))) return 2;
   if (shooting) return screenshot(args, *a, b.get());
   pmixflow::gui::MainWindow window(std::move(a), std::move(b));
   window.show();

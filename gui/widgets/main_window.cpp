@@ -10,14 +10,11 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include <fstream>
-
 #include "compare_pane.hpp"
 #include "export.hpp"
 #include "flow_pane.hpp"
 #include "gantt_pane.hpp"
 #include "machine_pane.hpp"
-#include "pmixflow/log/reader.hpp"
 #include "sessions_pane.hpp"
 #include "utilisation_pane.hpp"
 
@@ -28,16 +25,6 @@ namespace {
 constexpr int kFollowMs = 250;
 constexpr qint64 kQuietMs = 5000;
 }  // namespace
-
-bool log_ready(const std::filesystem::path& run) {
-  const std::string file = log::run_log_path(run.string());
-  // A compressed log is only ever written whole, by a run that has ended.
-  std::error_code ec;
-  if (file.ends_with(".gz")) return std::filesystem::exists(file, ec);
-  std::ifstream in(file);
-  std::string header;
-  return in && std::getline(in, header) && !in.eof();
-}
 
 MainWindow::MainWindow(std::unique_ptr<view::RunModel> a, std::unique_ptr<view::RunModel> b) {
   auto* central = new QWidget(this);

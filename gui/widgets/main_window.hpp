@@ -48,7 +48,4 @@ class MainWindow : public QMainWindow {
   Selection selection_;
 };
 
-// Whether the file exists and its header line is whole: a followed run's log may not be yet.
-bool log_ready(const std::filesystem::path& run);
-
 }  // namespace pmixflow::gui

@@ -306,7 +306,8 @@ TEST(LogReader, TheHeaderIsCheckedFirst) {
   }
   write_text(path, "");
   EXPECT_TRUE(Contains(expect_input_error([&] { log::LogReader r(path); }).what(), "empty"));
-  EXPECT_TRUE(Contains(expect_input_error([&] { log::LogReader r(dir.file("none")); }).what(), "cannot read"));
+  EXPECT_TRUE(
+      Contains(expect_input_error([&] { log::LogReader r(dir.file("none")); }).what(), "cannot be read: No such file"));
 }
 
 TEST(LogReader, LinesAfterTheClosingLineAreAnError) {
@@ -376,7 +377,7 @@ TEST(LogSink, ACompressedLogCutShortReadsAsCutAndCannotBeFollowed) {
       out.write(b.view(1, "controller"));
     }
     EXPECT_EQ(out.events(), 1u);  // the send is not kept at level state, nor counted
-  }  // the run stops here: no closing line
+  }                               // the run stops here: no closing line
   log::LogReader r(path);
   ASSERT_NE(r.next(), nullptr);
   EXPECT_EQ(r.next(), nullptr);

@@ -1,14 +1,18 @@
 // The viewer's replay model, without any rendering: the state it gives at chosen times on logs
 // the simulator writes from the shipped scenarios (the demo, an activation, a pause and a
 // preemption, a failed node, a spawn with an allocation), the same state however it is reached
-// (from a copy or from the start), a cut log read up to its bad line, a log followed while
-// it is written, and a short recv shown whole.
+// (from a copy or from the start), a cut log read up to where it stops, a damaged log refused
+// as every reader refuses it, a log followed while it is written, and a short recv shown whole.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <random>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "damaged_run.hpp"
 #include "pmixflow/log/reader.hpp"
 #include "pmixflow/view/explain.hpp"
 #include "pmixflow/view/run_model.hpp"
@@ -260,13 +264,61 @@ TEST_F(ViewModel, ACutLogIsReadUpToItsBadLineWhichIsNamed) {
   ASSERT_TRUE(m.problem());
   EXPECT_EQ(m.problem()->line(), 101u);
   EXPECT_EQ(m.events().size(), 99u);  // the header is line 1
+  // A bad line is no cut: refused, as every reader of pmixflow refuses it.
   const auto garbled = run.parent_path() / "garbled.jsonl";
   std::ofstream(garbled) << log.substr(0, at) << "{\"t\":5,\"ev\":\"node\",\"who\":\"controller\",\"node\":7}\n";
-  const RunModel g(garbled);
-  ASSERT_TRUE(g.problem());
-  EXPECT_EQ(g.problem()->line(), 101u);
-  EXPECT_EQ(g.problem()->field(), "node");
+  try {
+    const RunModel g(garbled);
+    ADD_FAILURE() << "a log with a bad line opened";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 101u);
+    EXPECT_EQ(e.field(), "node");
+  }
   EXPECT_THROW(RunModel(run.parent_path() / "nothing-here"), InputError);
+}
+
+// What opening `run` in the model says, in a child process with a deadline: a model that waited
+// on a named pipe would be killed there, never hang the suite.
+std::string model_refusal(const fs::path& run) {
+  int out[2];
+  if (::pipe(out) != 0) return "(no pipe)";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(out[0]);
+    ::alarm(60);
+    std::string said = "(opened)";
+    try {
+      const RunModel m(run);
+    } catch (const std::exception& e) {
+      said = e.what();
+    }
+    const auto written = ::write(out[1], said.data(), said.size());
+    ::_exit(written == static_cast<ssize_t>(said.size()) ? 0 : 1);
+  }
+  ::close(out[1]);
+  std::string said;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) said.append(buffer, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status)) return "(killed by signal " + std::to_string(WTERMSIG(status)) + ")";
+  return said;
+}
+
+// The viewer refuses each damaged run as `pmixflow report` does, with the very same message.
+TEST_F(ViewModel, ADamagedRunIsRefusedAsReportRefusesIt) {
+  const auto good = simulate("");
+  const auto bad = good.parent_path() / "bad";
+  for (const auto& [damage, name] : test::all_damages()) {
+    SCOPED_TRACE(name);
+    test::damage_run(good, bad, damage);
+    const auto r = run_pmixflow({"report", bad.string(), "--out", (good.parent_path() / "out").string()}, "", 60);
+    ASSERT_EQ(r.exit_code, 2) << r.err;
+    const std::string prefix = "pmixflow report: ";
+    ASSERT_EQ(r.err.rfind(prefix, 0), 0u) << r.err;
+    EXPECT_EQ(model_refusal(bad) + "\n", r.err.substr(prefix.size()));
+  }
 }
 
 TEST_F(ViewModel, ACompressedLogAndALogWithoutHopsShowTheSameMachineAndSessions) {

@@ -131,7 +131,7 @@ TEST_F(ViewScreenshot, BadInputIsRefusedWithItsReason) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--at"), std::string::npos) << r.err;
   r = view({"--screenshot", (dir_ / "x.png").string(), (dir_ / "no-such-run").string()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no-such-run"), std::string::npos) << r.err;
   r = view({"--screenshot", (dir_ / "x.bmpx").string(), run_.string()});
   EXPECT_EQ(r.exit_code, 1);

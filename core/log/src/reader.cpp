@@ -1,5 +1,6 @@
 #include "pmixflow/log/reader.hpp"
 
+#include "line_source.hpp"
 #include "log_file.hpp"
 
 #include <cerrno>
@@ -7,9 +8,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 #include "pmixflow/log/json_scan.hpp"
+#include "pmixflow/vocab/input_file.hpp"
 
 namespace pmixflow::log {
 namespace {
@@ -130,6 +131,7 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
     if (options_.follow) throw InputError(path_, 0, "", "standard input cannot be followed: give the log's path");
     io_.file = stdin;
   } else {
+    require_regular_file(path_, "an event log");
     const OpenedLog opened = open_log_file(path_);
     io_.file = opened.file;
     if (!io_.file) throw InputError(path_, 0, "", std::string("cannot read the event log: ") + std::strerror(errno));
@@ -137,9 +139,10 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
     if (opened.compressed && options_.follow)
       throw InputError(path_, 0, "", "a compressed log cannot be followed: write it uncompressed to follow it");
   }
+  lines_ = std::make_unique<LineSource>(io_.file, kMaxLineBytes);
   if (!read_line()) {
     if (problem_) throw *problem_;
-    if (waiting_) throw InputError(path_, 1, "", "the header line is not written yet");
+    if (waiting_) throw LogNotStarted(path_, 1, "", "the header line is not written yet");
     throw InputError(path_, 0, "", "empty file: an event log starts with its header line");
   }
   header_ = parse_header(text_, path_);
@@ -149,59 +152,45 @@ LogReader::LogReader(std::string path, ReadOptions options) : path_(std::move(pa
 LogReader::~LogReader() = default;
 
 LogReader::Handles::~Handles() {
-  std::free(buffer);
   if (owns_file) std::fclose(file);
 }
 
 bool LogReader::read_line() {
+  const std::uint64_t start = lines_->consumed();
+  std::string_view got;
   errno = 0;
-  const ssize_t n = ::getline(&io_.buffer, &io_.capacity, io_.file);
-  if (n < 0) {
-    if (errno != 0 && std::ferror(io_.file)) return stop("", std::string("read failed: ") + std::strerror(errno));
-    if (options_.follow) return wait_for_more();
-    return false;
+  switch (lines_->next(got)) {
+    case LineSource::Got::Failed: return stop("", std::string("read failed: ") + std::strerror(errno));
+    case LineSource::Got::End:
+    case LineSource::Got::Partial:
+      // A last line without its newline is still being written when the log is followed.
+      waiting_ = options_.follow;
+      if (waiting_ || got.empty()) return false;
+      ++line_;
+      text_ = got;
+      cut_ = !complete_;  // after the closing line, no cut but garbage
+      return stop("", "the line is cut short (no newline): the log was cut while this line was being written");
+    case LineSource::Got::TooLong:
+      ++line_;
+      return stop("", "longer than " + std::to_string(kMaxLineBytes >> 20) +
+                          " MiB, the longest line a log may hold: a line that never ends, or not a log pmixflow "
+                          "wrote");
+    case LineSource::Got::Line: break;
   }
-  std::size_t len = static_cast<std::size_t>(n);
-  const bool whole = len > 0 && io_.buffer[len - 1] == '\n';
-  if (!whole && options_.follow) return wait_for_more();
-  offset_ = next_offset_;
-  next_offset_ += len;
+  offset_ = start;
   ++line_;
-  if (!whole) {
-    text_ = std::string_view(io_.buffer, len);
-    return stop("", "the line is cut short (no newline): the log was cut while this line was being written");
-  }
-  --len;
-  text_ = std::string_view(io_.buffer, len);
+  text_ = got;
+  // Strict JSON has no NUL outside a string either; said as what it is, wherever it stands.
+  if (const auto nul = text_.find('\0'); nul != std::string_view::npos)
+    return stop("", "a NUL byte at column " + std::to_string(nul + 1) + ": a log line is text");
   return true;
-}
-
-bool LogReader::wait_for_more() {
-  // Back to the start of the unfinished line, so that the next read sees it whole.
-  std::clearerr(io_.file);
-  if (::fseeko(io_.file, static_cast<off_t>(next_offset_), SEEK_SET) != 0)
-    return stop("", std::string("cannot follow the log: ") + std::strerror(errno));
-  waiting_ = true;
-  return false;
 }
 
 bool LogReader::stop(const std::string& field, const std::string& what) {
   if (!problem_) problem_ = InputError(path_, line_, field, what);
   done_ = true;
+  complete_ = false;  // whatever came before: a log with a line refused is not whole
   return false;
-}
-
-std::optional<EventKind> LogReader::kind_of_line(std::string_view line) const {
-  // Every writer puts the envelope first ({"t":T,"ev":"KIND",...}): the kind can be read
-  // without scanning the line, which lets a reader skip what it does not want cheaply.
-  constexpr std::string_view kEv = ",\"ev\":\"";
-  if (line.substr(0, 5) != "{\"t\":") return std::nullopt;
-  const auto at = line.find(kEv);
-  if (at == std::string_view::npos) return std::nullopt;
-  const auto start = at + kEv.size();
-  const auto close = line.find('"', start);
-  if (close == std::string_view::npos) return std::nullopt;
-  return find_kind(line.substr(start, close - start));
 }
 
 const EventView* LogReader::next() {
@@ -210,11 +199,13 @@ const EventView* LogReader::next() {
     if (!read_line()) {
       if (waiting_) return nullptr;
       done_ = true;
-      if (!complete_ && !problem_)
+      if (!complete_ && !problem_) {
+        cut_ = true;
         problem_ = InputError(path_, line_, "",
                               "the log has no closing line (log.end): the run was stopped or is still going; the last "
                               "line read whole is " +
                                   std::to_string(good_line_));
+      }
       return nullptr;
     }
     if (text_.empty()) {
@@ -222,20 +213,8 @@ const EventView* LogReader::next() {
       return nullptr;
     }
     if (complete_) {
-      complete_ = false;
       stop("", "lines after the closing line");
       return nullptr;
-    }
-    if (!options_.kinds.all()) {
-      const auto kind = kind_of_line(text_);
-      if (kind && skipped(*kind)) {
-        if (text_.back() != '}') {
-          stop("", "not a JSON object");
-          return nullptr;
-        }
-        good_line_ = line_;
-        continue;
-      }
     }
     if (!parse(text_)) {
       if (done_) return nullptr;
@@ -244,10 +223,19 @@ const EventView* LogReader::next() {
     }
     good_line_ = line_;
     if (view_.kind == EventKind::LogEnd) complete_ = true;
-    if (!options_.kinds[static_cast<std::size_t>(view_.kind)] && view_.kind != EventKind::LogEnd) continue;
+    if (!wanted(view_.kind) && view_.kind != EventKind::LogEnd) continue;
     return &view_;
   }
   return nullptr;
+}
+
+void LogReader::check_whole(bool partial, std::string_view hint) const {
+  if (complete_ || !problem_ || (partial && cut_)) return;
+  if (!cut_) throw *problem_;
+  const InputError& p = *problem_;
+  throw InputError(p.file(), p.line(), p.field(),
+                   p.detail() + " (last good line " + std::to_string(good_line_) + ")" +
+                       (hint.empty() ? std::string() : "; " + std::string(hint)));
 }
 
 bool LogReader::parse(std::string_view line) {
@@ -273,12 +261,15 @@ bool LogReader::parse(std::string_view line) {
     ++unknown_kinds_;
     return false;
   }
-  if (!t || t->type != JsonType::Number) return stop("t", "expects the time in seconds");
+  double when = 0;
+  if (!t || t->type != JsonType::Number || !whole(t->raw, when))
+    return stop("t", "expects the time in seconds" + (t ? ", got " + std::string(t->raw) : std::string()));
+  if (!(when >= 0 && when <= kMaxEventTime))
+    return stop("t", "a time of " + std::string(t->raw) + " s: an event's time is from 0 to 1e12 s");
   if (!who || who->type != JsonType::String) return stop("who", "expects the party's name");
   if (*kind == EventKind::Recv && header_.version >= 3 && line.data() != rebuilt_.data()) {
     switch (recv_line(line, *t, *who)) {
       case Hop::Whole: break;
-      case Hop::Skipped:
       case Hop::Failed: return false;
       case Hop::Rebuilt:
         if (!parse(rebuilt_)) return false;
@@ -286,14 +277,12 @@ bool LogReader::parse(std::string_view line) {
         return true;
     }
   }
-  if (!check_fields(*kind, t, who)) return false;
-  if (*kind == EventKind::Send && tracks_sends()) remember_send(line, *who);
+  if (!check_fields(*kind, when, t, who)) return false;
+  if (*kind == EventKind::Send && header_.version >= 3) remember_send(line, *who);
   return true;
 }
 
-bool LogReader::check_fields(EventKind kind, const Member* t, const Member* who) {
-  double when = 0;
-  if (!whole(t->raw, when)) return stop("t", "expects the time in seconds");
+bool LogReader::check_fields(EventKind kind, double when, const Member* t, const Member* who) {
   const EventSpec& s = spec(kind);
   values_.fill(std::monostate{});
   for (const auto& m : members_) {
@@ -317,26 +306,15 @@ bool LogReader::check_fields(EventKind kind, const Member* t, const Member* who)
   return true;
 }
 
-bool LogReader::tracks_sends() const {
-  return header_.version >= 3 && options_.kinds[static_cast<std::size_t>(EventKind::Recv)];
-}
-
-// Neither delivered nor needed to rebuild what is (the sends a short recv stands on).
-bool LogReader::skipped(EventKind kind) const {
-  if (kind == EventKind::LogEnd || options_.kinds[static_cast<std::size_t>(kind)]) return false;
-  return !(kind == EventKind::Send && tracks_sends());
-}
-
 LogReader::Hop LogReader::recv_line(std::string_view line, const Member& t, const Member& who) {
   const Member* from = member(members_, "from");
   if (!from || from->type != JsonType::String) return Hop::Whole;  // refused as a recv without its `from`
   const auto id = id_of(members_);
   if (member(members_, "msg")) {
     // Whole: the writer forgot its send as the reader must, to keep the same sends in mind.
-    if (tracks_sends()) in_flight_.received(from->text, who.text, id, after(line, *from));
+    in_flight_.received(from->text, who.text, id, after(line, *from));
     return Hop::Whole;
   }
-  if (!tracks_sends()) return Hop::Skipped;  // not asked for, so its send was not kept
   auto send = in_flight_.take_oldest(from->text, who.text, id);
   if (!send) {
     stop("msg", "a short recv (no msg) with no send from " + std::string(from->raw) + " to " + std::string(who.raw) +
@@ -352,16 +330,6 @@ LogReader::Hop LogReader::recv_line(std::string_view line, const Member& t, cons
 void LogReader::remember_send(std::string_view line, const Member& who) {
   if (const Member* to = member(members_, "to"))
     in_flight_.sent(who.text, to->text, id_of(members_), after(line, *to), line_);
-}
-
-std::string run_log_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return path;
-  const fs::path plain = fs::path(path) / "events.jsonl";
-  const fs::path compressed = fs::path(path) / "events.jsonl.gz";
-  if (!fs::exists(plain, ec) && fs::exists(compressed, ec)) return compressed.string();
-  return plain.string();
 }
 
 }  // namespace pmixflow::log

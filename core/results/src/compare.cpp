@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "pmixflow/log/reader.hpp"
+#include "pmixflow/log/run_files.hpp"
 #include "pmixflow/results/recorded_inputs.hpp"
 #include "pmixflow/results/summary_file.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -48,11 +50,30 @@ std::string dir_name(const fs::path& dir) {
   return q.filename().string();
 }
 
-ComparedRun read_run(const fs::path& summary_path, std::string name) {
-  const std::string path = summary_path.string();
-  ComparedRun run{std::move(name), path, read_summary_file(path)};
+ComparedRun read_run(const std::string& summary_path, std::string name) {
+  ComparedRun run{std::move(name), summary_path, read_summary_file(summary_path)};
   for (const auto& column : kMetrics) metric(run, column.key);  // each figure a number, checked now
   return run;
+}
+
+// A run directory's summary, and its log read through as every reader reads it: a summary is
+// not taken from beside a log that report, diff or the viewer would refuse. A cut log goes with
+// a summary that says so ("partial": true, from `report --partial`).
+ComparedRun read_run_dir(const fs::path& dir, std::string name) {
+  const log::RunFiles files = log::locate_run(dir.string());
+  ComparedRun run = read_run(files.summary, std::move(name));
+  if (files.events.empty()) return run;
+  log::LogReader reader(files.events, log::ReadOptions{log::KindSet{}});
+  while (reader.next()) {
+  }
+  const auto partial = run.summary.find("partial");
+  reader.check_whole(partial != run.summary.end() && *partial == true);
+  return run;
+}
+
+bool has_summary(const fs::path& dir) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(dir / "summary.json", ec));
 }
 
 }  // namespace
@@ -60,22 +81,22 @@ ComparedRun read_run(const fs::path& summary_path, std::string name) {
 std::vector<ComparedRun> load_compared_runs(const std::string& path) {
   std::error_code ec;
   const fs::path p(path);
-  if (fs::is_regular_file(p, ec)) {
-    return {read_run(p, dir_name(p.parent_path().empty() ? fs::path(".") : p.parent_path()))};
+  if (!fs::is_directory(p, ec)) {  // its summary.json, named alone
+    if (!fs::exists(fs::symlink_status(p, ec)))
+      throw InputError(path, 0, "", "no such file or directory (expected a run directory written by --out)");
+    return {read_run(path, dir_name(p.parent_path().empty() ? fs::path(".") : p.parent_path()))};
   }
-  if (!fs::is_directory(p, ec))
-    throw InputError(path, 0, "", "no such file or directory (expected a run directory written by --out)");
-  if (fs::is_regular_file(p / "summary.json", ec)) return {read_run(p / "summary.json", dir_name(p))};
+  if (has_summary(p)) return {read_run_dir(p, dir_name(p))};
   // A sweep's directory: its runs, each in runs/ID/.
   std::vector<fs::path> runs;
   if (fs::is_directory(p / "runs", ec))
     for (const auto& entry : fs::directory_iterator(p / "runs", ec))
-      if (fs::is_regular_file(entry.path() / "summary.json")) runs.push_back(entry.path());
+      if (has_summary(entry.path())) runs.push_back(entry.path());
   if (runs.empty())
     throw InputError(path, 0, "", "not a run: it has no summary.json (nor runs/*/summary.json, as a sweep has)");
   std::sort(runs.begin(), runs.end());
   std::vector<ComparedRun> out;
-  for (const auto& r : runs) out.push_back(read_run(r / "summary.json", r.filename().string()));
+  for (const auto& r : runs) out.push_back(read_run_dir(r, r.filename().string()));
   return out;
 }
 

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "diff_internal.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::string describe(const RunFiles& r) {
   std::string have;
@@ -45,39 +42,10 @@ bool DiffReport::equal() const {
   return std::none_of(summary.metrics.begin(), summary.metrics.end(), [](const MetricDelta& m) { return m.differs(); });
 }
 
-RunFiles locate_run(const std::string& path) {
-  RunFiles r;
-  r.path = path;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status))
-    throw InputError(
-        path, 0, "",
-        "no such file or directory (expected a run directory, as written by `pmixflow sim --out`, or an events.jsonl)");
-  if (fs::is_directory(status)) {
-    const fs::path dir(path);
-    auto present = [&dir](const char* name) {
-      std::error_code e;
-      const auto p = dir / name;
-      return fs::is_regular_file(p, e) ? p.string() : std::string();
-    };
-    r.events = present("events.jsonl");
-    if (r.events.empty()) r.events = present("events.jsonl.gz");
-    r.jobs = present("jobs.csv");
-    r.summary = present("summary.json");
-    r.is_dir = true;
-    if (r.events.empty() && r.jobs.empty() && r.summary.empty())
-      throw InputError(path, 0, "", "not a run directory: it has no events.jsonl, jobs.csv or summary.json");
-    return r;
-  }
-  r.events = path;  // a single file: an event log (its header is checked when it is read)
-  return r;
-}
-
 DiffReport diff_runs(const std::string& run_a, const std::string& run_b, const DiffOptions& options) {
   DiffReport report;
-  report.a = locate_run(run_a);
-  report.b = locate_run(run_b);
+  report.a = log::locate_run(run_a);
+  report.b = log::locate_run(run_b);
   const RunFiles& a = report.a;
   const RunFiles& b = report.b;
   auto only_one = [&report](const char* what, const std::string& pa, const std::string& pb) {

@@ -133,13 +133,12 @@ void drain(log::LogReader& r) {
   }
 }
 
-// A log without its closing line is refused, unless the caller takes what is there.
+// A log without its closing line is refused, unless the caller takes what is there; a bad line always.
 void check_whole(const log::LogReader& r, const DiffOptions& options, std::vector<std::string>& notes) {
+  r.check_whole(options.partial, "--partial compares what is there");
   if (r.complete() || !r.problem()) return;
-  const InputError& p = *r.problem();
-  const std::string what = p.detail() + " (last good line " + std::to_string(r.last_good_line()) + ")";
-  if (!options.partial) throw InputError(p.file(), p.line(), p.field(), what + "; --partial compares what is there");
-  notes.push_back(r.path() + " is not whole: " + what + "; compared as far as it goes");
+  notes.push_back(r.path() + " is not whole: " + r.problem()->detail() + " (last good line " +
+                  std::to_string(r.last_good_line()) + "); compared as far as it goes");
 }
 
 }  // namespace

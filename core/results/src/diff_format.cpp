@@ -1,21 +1,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "diff_internal.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow::diff_detail {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot be read");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string fmt(double v, int precision) {
   char buf[64];

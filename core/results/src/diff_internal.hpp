@@ -15,9 +15,6 @@ namespace pmixflow::diff_detail {
 // differs" means the first in that order.
 using ojson = nlohmann::ordered_json;
 
-// The whole file; InputError naming it when it cannot be read.
-std::string read_all(const std::string& path);
-
 EventsDiff diff_events(const std::string& path_a, const std::string& path_b, const DiffOptions& options,
                        std::vector<std::string>& notes);
 JobsDiff diff_jobs(const std::string& path_a, const std::string& path_b, double tolerance_s,

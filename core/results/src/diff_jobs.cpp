@@ -7,6 +7,7 @@
 #include "diff_internal.hpp"
 #include "pmixflow/results/csv.hpp"
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/input_file.hpp"
 #include "pmixflow/vocab/numbers.hpp"
 #include "pmixflow/vocab/quote.hpp"
 
@@ -37,7 +38,7 @@ struct JobTable {
 
 JobTable read_jobs(const std::string& path) {
   JobTable t;
-  t.csv = parse_csv(read_all(path), path);
+  t.csv = parse_csv(read_whole_file(path, "a jobs.csv"), path);
   t.id_col = column(t.csv, "job_id", path);
   t.start_col = column(t.csv, "starting_time", path);
   t.state_col = column(t.csv, "final_state", path);

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "pmixflow/log/reader.hpp"
+#include "pmixflow/log/run_files.hpp"
 #include "pmixflow/results/output_file.hpp"
 #include "pmixflow/results/run_outcomes.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -95,12 +96,7 @@ Report report_from_log(const std::string& path, const ReportOptions& options) {
       builder.event(*e);
   }
   // A log that is not whole is refused: its outputs would look complete. Unless asked for.
-  if (!reader.complete() && !options.partial) {
-    const InputError& p = *reader.problem();
-    throw InputError(p.file(), p.line(), p.field(),
-                     p.detail() + " (last good line " + std::to_string(reader.last_good_line()) +
-                         "); --partial reports on what is there");
-  }
+  reader.check_whole(options.partial, "--partial reports on what is there");
   return builder.report();
 }
 

@@ -1,23 +1,18 @@
 #include "pmixflow/results/summary_file.hpp"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string_view>
 
 #include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/input_file.hpp"
 #include "pmixflow/vocab/json_input.hpp"
 
 namespace pmixflow {
 
 nlohmann::json read_summary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
   // Bounded as every JSON input is: a summary.json nested a hundred thousand deep is refused,
   // not walked until the stack runs out.
-  nlohmann::json s = parse_json_input(text.str(), InputSite{path, 0, ""});
+  nlohmann::json s = parse_json_input(read_whole_file(path, "a summary.json"), InputSite{path, 0, ""});
   if (!s.is_object()) throw InputError(path, 0, "", "not a pmixflow summary: not a JSON object");
   const auto format = s.find("format");
   if (format != s.end() && *format != "pmixflow-summary")

@@ -4,25 +4,22 @@
 #include <cstdio>
 #include <fstream>
 
+#include "pmixflow/log/run_files.hpp"
+
 #include "builder.hpp"
 #include "groups.hpp"
 
 namespace pmixflow::view {
 
-namespace {
-
-std::string log_file(const std::filesystem::path& path) { return log::run_log_path(path.string()); }
-
-}  // namespace
-
 RunModel::RunModel(const std::filesystem::path& path, OpenOptions options)
-    : options_(options), log_path_(log_file(path)) {
-  if (!std::filesystem::exists(log_path_))
-    throw InputError(log_path_, 0, "", "no event log here (a run directory holds events.jsonl)");
+    : options_(options), log_path_(log::run_log_path(path.string())) {
   reader_ = std::make_unique<log::LogReader>(log_path_, log::ReadOptions{.follow = options.follow});
   builder_ = std::make_unique<Builder>(*this, RunInfo::from_header(reader_->header(), log_path_));
   snapshots_.push_back(Snapshot{0, live_});
   ingest();
+  // A cut log is shown as far as it goes (its problem said); a bad line is refused, as every
+  // reader of pmixflow refuses it.
+  reader_->check_whole(true);
 }
 
 RunModel::~RunModel() = default;

@@ -1,8 +1,11 @@
 // Reading an event log, line by line, in constant memory whatever its size: the header is
-// checked first (format and version), then each event is checked against the catalogue and
-// handed over as an EventView. A line that cannot be read - malformed, of the wrong types, or
-// cut short because the run was stopped while writing it - ends the reading: problem() names
-// the file, the line and the field, and everything before it has been delivered.
+// checked first (format and version), then every line is checked against the catalogue - its
+// kind, its fields' types, the fields its kind always has, its time - whether or not the kind
+// is asked for, so that every reader of pmixflow accepts and refuses the same logs; the events
+// of the kinds asked for are handed over as EventViews. A line that cannot be read ends the
+// reading: problem() names the file, the line and the field, and everything before it has been
+// delivered. A log that merely stops early (cut()) may be taken as far as it goes; a bad line
+// never is (check_whole()).
 //
 // Versions 2 and 3 are read alike: a short recv of a version 3 log (its content left to its
 // send, InFlight) is delivered whole, as version 2 wrote it, rebuilt from the send line the
@@ -12,6 +15,7 @@
 #include <array>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,8 +30,28 @@
 
 namespace pmixflow::log {
 
+// The longest line a log may hold. The longest a run writes is a grant's or an instantiation's
+// node list for a whole machine ("n012345:64," a node: some 1.1 MB at the 100,000 nodes the
+// simulator is measured at) or a header whose hostfile names as many irregular hosts; a
+// scenario's own lines (a call's info) stay far below. Past it, a line that never ends - a
+// sparse file, a stream of bytes - is refused where it passes the limit, not read into memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
+// The latest time an event may have, in seconds: about 31,700 years. Every time an input gives
+// is at most 2^32-1 s (kMaxSeconds, about 136 years), so a run reaches this only on inputs no
+// machine has: it bounds nonsense (1e308, a negative time), where a double still tells apart
+// times a fifth of a millisecond apart.
+inline constexpr double kMaxEventTime = 1e12;
+
+class LineSource;
+
+// A log followed before its header line is written whole: the run is starting.
+class LogNotStarted : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 struct ReadOptions {
-  // Only these kinds are delivered; the others are skipped after a check of their shape only.
+  // Only these kinds are delivered; the others are checked all the same, and passed over.
   KindSet kinds = all_kinds_set();
   // Refuse kinds and fields the catalogue does not describe (otherwise they are passed over:
   // a newer pmixflow may add some without changing the version).
@@ -41,7 +65,8 @@ struct ReadOptions {
 class LogReader {
  public:
   // Opens `path` ("-": standard input) and reads its header. Throws InputError when the file
-  // cannot be read or is not a log this pmixflow reads.
+  // cannot be read or is not a log this pmixflow reads; a path that is not a regular file (a
+  // named pipe, a directory, a device, a loop of symbolic links) before anything opens it.
   explicit LogReader(std::string path, ReadOptions options = {});
   ~LogReader();
   LogReader(const LogReader&) = delete;
@@ -68,6 +93,12 @@ class LogReader {
   // The closing line was read, and nothing follows it: the log is whole.
   bool complete() const { return complete_; }
   const std::optional<InputError>& problem() const { return problem_; }
+  // The problem is that the log stops early - no closing line, or a last line without its
+  // newline - which a reader asked for what is there (--partial, the viewer) may accept.
+  bool cut() const { return cut_; }
+  // Once next() has given nullptr: throws the problem, naming the last good line, unless the
+  // log is whole, or merely cut and `partial`; `hint` says how to take a cut log as it is.
+  void check_whole(bool partial, std::string_view hint = {}) const;
   const std::string& path() const { return path_; }
   std::uint64_t line() const { return line_; }  // of the last line read, the header being line 1
   // The last line read whole and well, the header being 1: where a cut log stops being readable.
@@ -79,30 +110,26 @@ class LogReader {
   bool read_line();
   bool parse(std::string_view line);
   bool stop(const std::string& field, const std::string& what);
-  bool wait_for_more();
-  std::optional<EventKind> kind_of_line(std::string_view line) const;
-  bool check_fields(EventKind kind, const detail::Member* t, const detail::Member* who);
-  bool tracks_sends() const;
-  bool skipped(EventKind kind) const;
-  enum class Hop { Whole, Rebuilt, Skipped, Failed };
+  bool check_fields(EventKind kind, double when, const detail::Member* t, const detail::Member* who);
+  bool wanted(EventKind kind) const { return options_.kinds[static_cast<std::size_t>(kind)]; }
+  enum class Hop { Whole, Rebuilt, Failed };
   Hop recv_line(std::string_view line, const detail::Member& t, const detail::Member& who);
   void remember_send(std::string_view line, const detail::Member& who);
 
   std::string path_;
   ReadOptions options_;
-  // The file and getline()'s buffer, released by their own destructor: also when the
-  // constructor throws (a foreign or empty file), which no ~LogReader() would see.
+  // The file, closed by its own destructor: also when the constructor throws (a foreign or
+  // empty file), which no ~LogReader() would see.
   struct Handles {
     std::FILE* file = nullptr;
     bool owns_file = false;
-    char* buffer = nullptr;
-    std::size_t capacity = 0;
     Handles() = default;
     Handles(const Handles&) = delete;
     Handles& operator=(const Handles&) = delete;
     ~Handles();
   };
   Handles io_;
+  std::unique_ptr<LineSource> lines_;
   std::string_view text_;
   LogHeader header_;
   std::uint64_t line_ = 0;
@@ -111,6 +138,7 @@ class LogReader {
   std::uint64_t offset_ = 0;
   std::uint64_t next_offset_ = 0;
   bool complete_ = false;
+  bool cut_ = false;
   bool done_ = false;
   bool waiting_ = false;
   std::optional<InputError> problem_;
@@ -128,9 +156,5 @@ class LogReader {
 // A recv line as version 2 wrote it: `recv` itself when it is whole, else made whole from the
 // line of its send (LogReader::send_line()); nothing when either is not such a line.
 std::optional<std::string> whole_recv(std::string_view recv, std::string_view send);
-
-// The log of a run: PATH itself, or in a run directory its events.jsonl, else its
-// events.jsonl.gz (`--gzip-events`); events.jsonl when it has neither, for the error to name.
-std::string run_log_path(const std::string& path);
 
 }  // namespace pmixflow::log

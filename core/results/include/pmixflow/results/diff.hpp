@@ -10,20 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "pmixflow/log/run_files.hpp"
+
 namespace pmixflow {
 
-// What one argument of `pmixflow diff` stands for: a run directory (its events.jsonl, jobs.csv
-// and summary.json, whichever are there) or a single event log. Empty paths: not there.
-struct RunFiles {
-  std::string path;  // as given
-  std::string events;
-  std::string jobs;
-  std::string summary;
-  bool is_dir = false;  // a run directory (else an event log named alone)
-};
-
-// Resolves `path`; InputError naming it when it does not exist or holds none of the files.
-RunFiles locate_run(const std::string& path);
+// What one argument of `pmixflow diff` stands for, found as every reader of runs finds it.
+using log::RunFiles;
 
 // A named value in each run, as JSON text; nullopt where the run does not have it.
 struct ValueDiff {
