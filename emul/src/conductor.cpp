@@ -265,8 +265,10 @@ void Conductor::gone(Party& p) {
   // planned it - killed or told to leave by the scenario, stopped with the run, a daemon's start
   // failing, or leaving of its own accord (a daemon told to, or whose controller went) - or it
   // died, and the run cannot say what the flow would have done.
+  // A process started ahead that was never told to go held nothing of the flow: whoever needs the
+  // party later starts a new one.
   const bool planned = p.killed || p.start_fails || p.said_bye || ending_ != Ending::Running;
-  if (!planned && clock_started_) died(p);
+  if (!planned && clock_started_ && p.went) died(p);
 }
 
 }  // namespace pmixflow::emul

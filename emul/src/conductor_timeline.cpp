@@ -59,6 +59,8 @@ void Conductor::start(std::function<void()> up) {
 // process being exec'd.
 void Conductor::warm_again(NodeId node) {
   if (ending_ != Ending::Running || cluster_.size() - 1 > kWarmComputeNodes || dead_nodes_.count(node)) return;
+  // Without a controller there is nobody to wire up to: a daemon started now would only fail.
+  if (Party* c = find(Address::controller()); !c || c->killed) return;
   if (!find(Address::daemon(node))) spawn(Address::daemon(node));
 }
 

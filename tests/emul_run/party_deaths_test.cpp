@@ -20,7 +20,7 @@
 namespace pmixflow::test {
 namespace {
 
-bool log_says(const EmulRun& run, const std::string& text) {
+bool log_has_text(const EmulRun& run, const std::string& text) {
   std::error_code ec;
   const auto log = run.out() / "events.jsonl";
   return std::filesystem::exists(log, ec) && slurp(log).find(text) != std::string::npos;
@@ -36,7 +36,7 @@ pid_t party_pid(const EmulRun& run, const std::string& name) {
   return -1;
 }
 
-void expect_nothing_left(const EmulRun& run) {
+void expect_nothing_left_of(const EmulRun& run) {
   EXPECT_TRUE(processes_with_env(run.tmp().string()).empty()) << "processes of the run are still there";
   const auto files = leftovers(run.tmp());
   EXPECT_TRUE(files.empty()) << "left behind: " << (files.empty() ? "" : files.front());
@@ -130,7 +130,7 @@ TEST(PartyStates, AStoppedSchedulerDelaysTheRunAndItsRequestIsAnswered) {
   expect_in_time_order(events);
   const json summary = json::parse(slurp(run.out() / "summary.json"));
   EXPECT_TRUE(summary["expectations"]["failures"].empty()) << summary["expectations"].dump(2);
-  expect_nothing_left(run);
+  expect_nothing_left_of(run);
 }
 
 struct Kill {
@@ -147,7 +147,7 @@ TEST_P(KilledFromOutside, CutsTheRunNamingThePartyAndTheSignal) {
   const Kill k = GetParam();
   EmulRun run(std::string("killed-") + k.party);
   run.start({"--speed", "1", "--quiet"});  // the demo takes a minute at this speed
-  ASSERT_TRUE(run.wait_for([&] { return log_says(run, "\"procs.running\"") && party_pid(run, k.party) > 0; },
+  ASSERT_TRUE(run.wait_for([&] { return log_has_text(run, "\"procs.running\"") && party_pid(run, k.party) > 0; },
                            std::chrono::seconds(90)))
       << "no job ran within 90 s: " << run.err();
   ASSERT_EQ(::kill(party_pid(run, k.party), k.signal), 0);
@@ -168,7 +168,7 @@ TEST_P(KilledFromOutside, CutsTheRunNamingThePartyAndTheSignal) {
   expect_in_time_order(events);
   EXPECT_FALSE(std::filesystem::exists(run.out() / "summary.json")) << "a cut run left complete-looking results";
   EXPECT_FALSE(std::filesystem::exists(run.out() / "jobs.csv"));
-  expect_nothing_left(run);
+  expect_nothing_left_of(run);
 }
 
 INSTANTIATE_TEST_SUITE_P(Emulation, KilledFromOutside,
@@ -230,7 +230,7 @@ TEST(PartyStates, TheLogIsInTimeOrderUnderLoad) {
   expect_in_time_order(events);
   const json summary = json::parse(slurp(run.out() / "summary.json"));
   EXPECT_EQ(summary.value("events_late", 0), 0);
-  expect_nothing_left(run);
+  expect_nothing_left_of(run);
 }
 
 }  // namespace
