@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -121,9 +122,13 @@ void Conductor::send(Party& p, const control::Frame& f) {
 void Conductor::on_frame(std::uint64_t serial, std::string&& bytes) {
   Party* p = by_serial(serial);
   if (!p) return;
-  last_activity_ = SteadyClock::now();  // a party that speaks is not quiet
+  last_activity_ = SteadyClock::now();
   try {
-    std::visit([&](auto&& f) { handle(*p, std::move(f)); }, control::decode(bytes));
+    control::Frame frame = control::decode(bytes);
+    // Anything a party says but its answer to a Probe may be it at work: a round of Probes that
+    // heard it in between proves nothing (settle_wave).
+    if (!std::holds_alternative<control::State>(frame)) ++changes_;
+    std::visit([&](auto&& f) { handle(*p, std::move(f)); }, std::move(frame));
   } catch (const std::exception& e) {
     // A party that speaks nonsense is a broken party: it is stopped, and the run says why.
     failure_ = p->name + " sent a frame the emulation cannot read: " + e.what();
@@ -159,9 +164,18 @@ void Conductor::handle(Party& p, control::Ready&& f) {
   if (p.go_when_ready) go(p);
 }
 
-void Conductor::handle(Party&, control::Event&& f) {
-  last_activity_ = SteadyClock::now();
-  record(log::decode_event(f.encoded));
+void Conductor::handle(Party& p, control::Event&& f) {
+  log::DecodedEvent e = log::decode_event(f.encoded);
+  // Its events come in the order it stamped them (emul_env.cpp): each moves its clock on.
+  p.clock = std::max(p.clock, e.view().t);
+  record(std::move(e));
+}
+
+void Conductor::handle(Party& p, control::State&& f) {
+  p.state = f;
+  p.clock = std::max(p.clock, f.clock);
+  p.clock_asked = false;
+  if (f.wave != 0) p.answered_wave = f.wave;
 }
 
 void Conductor::handle(Party& p, control::StartDaemon&& f) {
@@ -169,12 +183,10 @@ void Conductor::handle(Party& p, control::StartDaemon&& f) {
   start_daemon(f.node);
 }
 
-void Conductor::handle(Party& p, control::Activity&& f) {
-  p.idle = f.idle;
-  last_activity_ = SteadyClock::now();
-}
+void Conductor::handle(Party& p, control::Activity&& f) { p.idle = f.idle; }
 
 void Conductor::handle(Party& p, control::Bye&& f) {
+  p.said_bye = true;
   try {
     const auto stats = nlohmann::json::parse(f.stats_json);
     messages_ += stats.value("messages", std::uint64_t{0});
@@ -187,7 +199,9 @@ void Conductor::go(Party& p) {
   p.go_when_ready = false;
   p.went = true;
   p.idle = false;  // starting its role: busy until it says otherwise
-  last_activity_ = SteadyClock::now();
+  ++changes_;
+  // It logs nothing before its go, and nothing stamped before now after it.
+  p.clock = std::max(p.clock, clock_.now());
   if (p.server && p.address.kind != PartyKind::Daemon) list_server(p);
   send(p, control::Go{clock_.epoch_ns()});
 }
@@ -207,13 +221,14 @@ void Conductor::publish_servers() {
 void Conductor::on_link_closed(std::uint64_t serial) {
   Party* p = by_serial(serial);
   if (!p) return;
-  last_activity_ = SteadyClock::now();
+  ++changes_;
   p->idle = true;  // a party that cannot speak has nothing more to do in this run
   if (p->server && find(p->address) == p) {
     directory_.drop_server(p->address);
     publish_servers();
   }
   p->server.reset();
+  if (p->exited) gone(*p);
 }
 
 void Conductor::on_exit(std::uint64_t serial) {
@@ -221,17 +236,10 @@ void Conductor::on_exit(std::uint64_t serial) {
   if (!p) return;
   loop_.unwatch(p->exit_watch);
   p->exit_watch = 0;
-  const auto status = reap(p->child.pid);
+  p->status = reap(p->child.pid);
   p->exited = true;
-  // A party that ends on its own before it was told to is worth a word: the run goes on without it.
-  if (status && !p->killed && ending_ == Ending::Running && !p->start_fails &&
-      (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0))
-    std::cerr << "pmixflow emul: " << p->name << "'s process ended unexpectedly ("
-              << (WIFSIGNALED(*status) ? "signal " + std::to_string(WTERMSIG(*status))
-                                       : "status " + std::to_string(WEXITSTATUS(*status)))
-              << ")\n";
   p->idle = true;
-  last_activity_ = SteadyClock::now();
+  ++changes_;
   // Its last frames may still be in its line: the line closes once they are read (on_link_closed).
   // A daemon that ends before its wire-up failed to start, whether it failed or its node died.
   // (A daemon started ahead that was never launched, replaced by one that is to fail, is none.)
@@ -248,8 +256,22 @@ void Conductor::on_exit(std::uint64_t serial) {
   if (!clock_started_ && !p->ready && ending_ == Ending::Running)
     finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");
   if (p->up_again && ending_ == Ending::Running) spawn(p->address).go_when_ready = true;
-  const bool left = status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0;
+  const bool left = p->status && WIFEXITED(*p->status) && WEXITSTATUS(*p->status) == 0;
   if (left && p->went && !p->killed && p->address.kind == PartyKind::Daemon) warm_again(p->address.index);
+  if (!(p->link && p->link->open())) gone(*p);
+}
+
+void Conductor::gone(Party& p) {
+  if (p.judged) return;
+  p.judged = true;
+  // Its line is read to the end: what it said last (its goodbye) is known. A party ends as the run
+  // planned it - killed or told to leave by the scenario, stopped with the run, a daemon's start
+  // failing, or leaving of its own accord (a daemon told to, or whose controller went) - or it
+  // died, and the run cannot say what the flow would have done.
+  // A process started ahead that was never told to go held nothing of the flow: whoever needs the
+  // party later starts a new one.
+  const bool planned = p.killed || p.start_fails || p.said_bye || ending_ != Ending::Running;
+  if (!planned && clock_started_ && p.went) died(p);
 }
 
 }  // namespace pmixflow::emul

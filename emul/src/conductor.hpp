@@ -4,7 +4,9 @@
 // times, faults, daemons), conductor_end.cpp (quiescence, stopping, the end).
 #pragma once
 
+#include <array>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,8 +33,9 @@
 
 namespace pmixflow::emul {
 
-// How a run ended.
-enum class Ending { Running, Quiet, Timeout, Interrupted, Failed };
+// How a run ended. Stalled: every party idle and nothing in flight between them, with calls
+// still unanswered (as the simulator's `stalled`).
+enum class Ending { Running, Quiet, Stalled, Timeout, Interrupted, Failed };
 
 class Conductor final : private FaultActions {
  public:
@@ -70,9 +73,21 @@ class Conductor final : private FaultActions {
     bool killed = false;    // by us: a fault or the scenario's stop
     bool up_again = false;  // killed, and to come up again once its process has gone
     bool exited = false;
-    bool start_fails = false;  // a daemon told to fail before its wire-up
+    bool start_fails = false;   // a daemon told to fail before its wire-up
+    bool leaving = false;       // a requestor told to leave at its exit time: it goes by itself
+    bool said_bye = false;      // it left of its own accord (control::Bye)
+    bool judged = false;        // its end has been looked at (gone())
+    std::optional<int> status;  // its wait status, once it has exited
     std::optional<ServerEntry> server;
+    // Its clock as it last said (an event's stamp, a State): it logs nothing stamped earlier
+    // from then on. -infinity until it goes.
+    double clock = -std::numeric_limits<double>::infinity();
+    bool clock_asked = false;
+    std::uint64_t answered_wave = 0;
+    control::State state;  // its last answer to a Probe
   };
+  // What a round of Probes found, party by party: (serial, sent, handled, calls).
+  using Census = std::vector<std::array<std::uint64_t, 4>>;
 
   // conductor.cpp
   Party& spawn(Address address, bool start_fails = false);
@@ -84,12 +99,14 @@ class Conductor final : private FaultActions {
   void handle(Party& p, control::StartDaemon&& f);
   void handle(Party& p, control::Activity&& f);
   void handle(Party& p, control::Bye&& f);
+  void handle(Party& p, control::State&& f);
   void list_server(Party& p);
   void warm_again(NodeId node);
   template <class F>
   void handle(Party&, F&&) {}
   void on_link_closed(std::uint64_t serial);
   void on_exit(std::uint64_t serial);
+  void gone(Party& p);  // its process has ended and its line is read to the end
   void go(Party& p);
   void publish_servers();
   void send(Party& p, const control::Frame& f);
@@ -100,7 +117,7 @@ class Conductor final : private FaultActions {
   void arm_timeline();
   void at(double t, std::function<void()> fn);
   void bring_up(Address a);
-  void take_down(Address a);
+  void take_down(Address a, double t);
   void start_daemon(NodeId node);
   void daemon_start_failed(NodeId node);
   void start_clock();
@@ -115,6 +132,7 @@ class Conductor final : private FaultActions {
   }
   // An event as it arrives: seen by the fault triggers at once, written in time order later.
   void record(log::DecodedEvent e);
+  void note_calls(const log::EventView& v);
 
   // conductor_faults.cpp
   void arm_faults();
@@ -128,7 +146,13 @@ class Conductor final : private FaultActions {
 
   // conductor_end.cpp
   std::string still_going() const;
+  std::string in_flight() const;
   void check_quiet();
+  void write_settled();
+  void ask_wave();
+  void settle_wave();
+  void end_settled(const Census& census);
+  void died(Party& p);
   void finish(Ending how, const std::string& why = {});
   void stop_all();
   void write_servers_file() const;
@@ -153,8 +177,14 @@ class Conductor final : private FaultActions {
   std::set<NodeId> lost_daemons_;  // killed by a fault: a repair starts them again
   std::vector<FaultAt> triggered_;
   std::unique_ptr<FaultTriggers> triggers_;
-  std::size_t timeline_pending_ = 0;  // actions of the deployment still to come
-  SteadyClock::time_point last_activity_;
+  std::size_t timeline_pending_ = 0;       // actions of the deployment still to come
+  SteadyClock::time_point last_activity_;  // for the start-up limit
+  std::uint64_t changes_ = 0;              // bumped by anything that may set a party to work
+  std::uint64_t wave_ = 0;
+  bool wave_open_ = false;
+  std::uint64_t wave_changes_ = 0;
+  std::optional<Census> last_wave_;
+  std::map<std::string, std::string> open_calls_;  // corr -> requestor, from the events
   LoopTimer quiet_check_ = 0;
   Ending ending_ = Ending::Running;
   std::string failure_;

@@ -29,7 +29,19 @@ void Conductor::arm_faults() {
 
 void Conductor::record(log::DecodedEvent e) {
   if (triggers_) triggers_->event(e.view());
+  note_calls(e.view());
   merge_.add(std::move(e));
+}
+
+void Conductor::note_calls(const log::EventView& v) {
+  // The calls in flight, as the requestors log them: what a run cut by a death leaves unanswered.
+  if (v.kind != log::EventKind::Call && v.kind != log::EventKind::Answer) return;
+  const auto corr = v.str(log::Field::corr);
+  if (!corr) return;
+  if (v.kind == log::EventKind::Call)
+    open_calls_[std::string(*corr)] = std::string(v.who);
+  else
+    open_calls_.erase(std::string(*corr));
 }
 
 void Conductor::fail_node(NodeId node) {

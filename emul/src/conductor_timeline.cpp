@@ -13,6 +13,8 @@ namespace {
 // Up to this many compute nodes (a scenario's machine), every one's daemon is started ahead
 // (start()); a larger machine (a trace's) would spend processes on nodes it may never use.
 constexpr std::size_t kWarmComputeNodes = 16;
+// A requestor told to leave has this long (wall) to go by itself before it is killed.
+constexpr auto kLeaveGrace = std::chrono::seconds(5);
 
 }  // namespace
 
@@ -57,6 +59,8 @@ void Conductor::start(std::function<void()> up) {
 // process being exec'd.
 void Conductor::warm_again(NodeId node) {
   if (ending_ != Ending::Running || cluster_.size() - 1 > kWarmComputeNodes || dead_nodes_.count(node)) return;
+  // Without a controller there is nobody to wire up to: a daemon started now would only fail.
+  if (Party* c = find(Address::controller()); !c || c->killed) return;
   if (!find(Address::daemon(node))) spawn(Address::daemon(node));
 }
 
@@ -74,7 +78,7 @@ void Conductor::arm_timeline() {
     for (std::size_t i = 0; i < schedule.size(); ++i) {
       const auto [t, up] = schedule[i];
       if (i == 0 && up && t <= 0) continue;  // started with the clock
-      at(t, [this, a, up = up] { up ? bring_up(a) : take_down(a); });
+      at(t, [this, a, t = t, up = up] { up ? bring_up(a) : take_down(a, t); });
     }
   };
   arm(Address::controller(), deployment_.controller_schedule);
@@ -88,7 +92,7 @@ void Conductor::at(double t, std::function<void()> fn) {
   ++timeline_pending_;
   loop_.at(clock_.wall_at(t), [this, fn = std::move(fn)] {
     --timeline_pending_;
-    last_activity_ = SteadyClock::now();
+    ++changes_;
     if (ending_ == Ending::Running) fn();
   });
 }
@@ -106,10 +110,23 @@ void Conductor::bring_up(Address a) {
   spawn(a).go_when_ready = true;
 }
 
-void Conductor::take_down(Address a) {
+void Conductor::take_down(Address a, double t) {
   Party* p = find(a);
   if (!p) return;
   p->killed = true;
+  if (a.kind == PartyKind::Requestor && p->went && !p->leaving && p->link && p->link->open()) {
+    // A requestor leaves by itself, after every call due before its exit (party_process.cpp),
+    // and logs its own party.down; killed only if it has not gone after a while.
+    p->leaving = true;
+    send(*p, control::Leave{t});
+    loop_.after(kLeaveGrace, [this, serial = p->serial] {
+      Party* q = by_serial(serial);
+      if (!q || q->exited) return;
+      signal_child(q->child.pid, SIGKILL);
+      if (!q->said_bye) log_as(q->name, ev::PartyDown{});
+    });
+    return;
+  }
   signal_child(p->child.pid, SIGKILL);
   log_as(p->name, ev::PartyDown{});
 }

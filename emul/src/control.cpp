@@ -29,6 +29,27 @@ void put(WireWriter& w, const StartDaemon& f) { w.u32(f.node); }
 void put(WireWriter& w, const Activity& f) { w.boolean(f.idle); }
 void put(WireWriter&, const Stop&) {}
 void put(WireWriter& w, const Bye& f) { w.str(f.stats_json); }
+void put(WireWriter& w, const Probe& f) { w.u64(f.wave); }
+void put(WireWriter& w, const State& f) {
+  w.u64(f.wave);
+  w.boolean(f.idle);
+  w.u64(f.sent);
+  w.u64(f.handled);
+  w.u64(f.calls);
+  w.f64(f.clock);
+}
+void put(WireWriter& w, const Leave& f) { w.f64(f.at); }
+
+State get_state(WireReader& r) {
+  State f;
+  f.wave = r.u64();
+  f.idle = r.boolean();
+  f.sent = r.u64();
+  f.handled = r.u64();
+  f.calls = r.u64();
+  f.clock = r.f64();
+  return f;
+}
 
 Frame get(WireReader& r, std::size_t index) {
   switch (index) {
@@ -64,6 +85,9 @@ Frame get(WireReader& r, std::size_t index) {
     case 8: return Activity{r.boolean()};
     case 9: return Stop{};
     case 10: return Bye{r.string()};
+    case 11: return Probe{r.u64()};
+    case 12: return get_state(r);
+    case 13: return Leave{r.f64()};
   }
   throw WireError("unknown control frame " + std::to_string(index), 0);
 }

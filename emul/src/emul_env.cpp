@@ -52,6 +52,7 @@ void EmulEnv::deliver(Address from, Message msg) {
     return;
   }
   uplink_.working();
+  ++handled_;
   if (wants(log::EventKind::Recv)) log(recv_event(name_of(from), msg, encode_message(msg).size()));
   if (role_) role_->handle(from, std::move(msg));
 }
@@ -74,7 +75,10 @@ void EmulEnv::cancel(TimerId id) {
 }
 
 void EmulEnv::record(const log::EventBuilder& event) {
-  uplink_.event(log::encode_event(event.view(now(), name_of(self_))));
+  // Stamped on the loop's thread, in the order logged: the party's events leave in time order,
+  // which the emulation's merge counts on (event_merge.hpp).
+  last_stamp_ = clock_floor();
+  uplink_.event(log::encode_event(event.view(last_stamp_, name_of(self_))));
 }
 
 }  // namespace pmixflow::emul

@@ -47,6 +47,8 @@ int run_emulation(const RunInputs& in, const EmulOptions& options, std::ostream&
   loop.run();
   switch (conductor.ending()) {
     case Ending::Quiet: return outputs.finish(conductor.end_time(), conductor.stats(), out, err);
+    case Ending::Stalled:
+      return outputs.finish(conductor.end_time(), conductor.stats(), out, err, conductor.failure());
     case Ending::Interrupted:
       err << "pmixflow emul: " << conductor.failure() << ": every party stopped; the event log is cut at "
           << conductor.end_time() << " s (pmixflow report --partial reads it)\n";

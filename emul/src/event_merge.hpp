@@ -1,8 +1,10 @@
 // The parties' events, merged into one log in time order. Each party stamps its events with the
-// run's clock (one steady clock for every process of this machine) and sends them at once, but
-// they arrive over separate lines: an event is held for a short while (`hold`) and written once
-// no event stamped earlier can still be on its way. An event that arrives later than that is
-// written anyway, where it arrives, and counted (`late`): nothing is dropped.
+// run's clock (one steady clock for every process of this machine), in order, on its loop's
+// thread, and they arrive over separate lines: an event is held until every party that may still
+// log has said its clock is past it (conductor_end.cpp, write_settled), then written. The order is
+// so by construction, whatever the load; an event stamped before one already written - a party
+// that broke its word, which none does - would be written anyway, where it arrives, and counted
+// (`late`): nothing is dropped.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,8 @@ class EventMerge {
   void flush_all() { flush_before(std::numeric_limits<double>::infinity()); }
 
   std::size_t held() const { return heap_.size(); }
+  // The stamp of the earliest event held (held() > 0).
+  double oldest() const { return heap_.top().t; }
   double last_time() const { return last_; }
   std::uint64_t late() const { return late_; }
   std::uint64_t written() const { return written_; }

@@ -78,6 +78,11 @@ void Loop::post(std::function<void()> fn) {
   [[maybe_unused]] const auto n = ::write(wake_, &one, sizeof one);
 }
 
+bool Loop::has_posted() const {
+  const std::lock_guard lock(mutex_);
+  return !posted_.empty();
+}
+
 void Loop::stop() {
   {
     const std::lock_guard lock(mutex_);

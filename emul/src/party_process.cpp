@@ -63,14 +63,16 @@ int PartyProcess::run() {
   loop_.run();
   save_memory_now();
   role_.reset();
-  // PMIx's finalize talks to servers that may be gone: it gets a few seconds, then the process
-  // ends anyway (the emulation removes what PMIx would have).
-  ::alarm(5);
-  if (pmix_) pmix_->stop();
+  // Said before PMIx finalizes: a finalize that hangs and is cut short below is a party that was
+  // leaving, not one that died in the flow.
   if (status_ == 0) {
     const nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
     send(control::Bye{stats.dump()});
   }
+  // PMIx's finalize talks to servers that may be gone: it gets a few seconds, then the process
+  // ends anyway (the emulation removes what PMIx would have).
+  ::alarm(5);
+  if (pmix_) pmix_->stop();
   // What it logged last goes too, whatever the reason it ends.
   if (control_->open()) control_->flush(2000);
   return status_;
@@ -230,6 +232,34 @@ void PartyProcess::handle(control::Inject&& f) {
 
 void PartyProcess::handle(control::Stop&&) { finish(0); }
 
+void PartyProcess::handle(control::Probe&& f) {
+  // Sent at once: the events held go ahead of it on the line, and its clock promises the rest.
+  control::State s{f.wave, false, 0, 0, 0, clock_.now()};
+  if (env_) {
+    s.idle = idle_now();
+    s.sent = env_->messages_sent();
+    s.handled = env_->messages_handled();
+    s.calls = calls_waiting();
+    s.clock = env_->clock_floor();
+  }
+  send(s);
+}
+
+void PartyProcess::handle(control::Leave&& f) {
+  // Armed on the loop like the role's own timers, at the exit's time: every timer due before it
+  // fires first (the loop fires due timers in time order), so a call placed just before the
+  // requestor's exit is made, and abandoned when it goes - as the simulator has it.
+  loop_.at(clock_.wall_at(f.at), [this] {
+    if (env_ && going_) env_->log(ev::PartyDown{});
+    finish(0);
+  });
+}
+
+std::uint64_t PartyProcess::calls_waiting() const {
+  const auto* requestor = dynamic_cast<const Requestor*>(role_.get());
+  return requestor ? requestor->outstanding() : 0;
+}
+
 void PartyProcess::event(std::string encoded) { send_soon(control::Event{std::move(encoded)}); }
 void PartyProcess::start_daemon(NodeId node) { send(control::StartDaemon{node}); }
 
@@ -297,7 +327,8 @@ void PartyProcess::report_activity() {
 }
 
 bool PartyProcess::idle_now() const {
-  return env_->timers_armed() == 0 && (!runner_ || runner_->jobs_going() == 0) && !(pmix_ && pmix_->busy());
+  return env_->timers_armed() == 0 && (!runner_ || runner_->jobs_going() == 0) && !(pmix_ && pmix_->busy()) &&
+         !loop_.has_posted();
 }
 
 }  // namespace pmixflow::emul

@@ -36,6 +36,8 @@ class PartyProcess final : private Uplink, private Transport {
   void handle(control::Servers&& f);
   void handle(control::Inject&& f);
   void handle(control::Stop&&);
+  void handle(control::Probe&& f);
+  void handle(control::Leave&& f);
   template <class F>
   void handle(F&&) {}
   void build_role();
@@ -49,6 +51,7 @@ class PartyProcess final : private Uplink, private Transport {
   // Sent with the next frame that goes at once, or a little later: events and busy reports.
   void send_soon(const control::Frame& f);
   bool idle_now() const;
+  std::uint64_t calls_waiting() const;
 
   // Uplink
   void event(std::string encoded) override;
@@ -71,7 +74,7 @@ class PartyProcess final : private Uplink, private Transport {
   std::unique_ptr<ControllerLink> controller_;  // a daemon's
   RealProcesses* runner_ = nullptr;             // a daemon's, owned by its role
   std::unique_ptr<Role> role_;                  // last: it refers to everything above
-  std::vector<Address> calls_to_;  // a requestor's: the servers its plan calls through
+  std::vector<Address> calls_to_;               // a requestor's: the servers its plan calls through
   bool going_ = false;
   std::string saved_memory_;  // the scheduler's, as last written
   SteadyClock::time_point saved_when_{};

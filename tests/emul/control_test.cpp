@@ -115,6 +115,18 @@ TEST(ControlFrame, ByeRoundTripsItsStats) {
   EXPECT_EQ(round_trip(control::Bye{stats}).stats_json, stats);
 }
 
+TEST(ControlFrame, ProbeStateAndLeaveRoundTripTheirFields) {
+  EXPECT_EQ(round_trip(control::Probe{42}).wave, 42u);
+  const control::State s = round_trip(control::State{7, true, 120, 118, 2, 12.625});
+  EXPECT_EQ(s.wave, 7u);
+  EXPECT_TRUE(s.idle);
+  EXPECT_EQ(s.sent, 120u);
+  EXPECT_EQ(s.handled, 118u);
+  EXPECT_EQ(s.calls, 2u);
+  EXPECT_EQ(s.clock, 12.625);
+  EXPECT_EQ(round_trip(control::Leave{1.999}).at, 1.999);
+}
+
 // One frame of every kind, with something in every field.
 std::vector<control::Frame> every_kind() {
   AllocResponse resp;
@@ -133,7 +145,10 @@ std::vector<control::Frame> every_kind() {
           control::StartDaemon{4},
           control::Activity{true},
           control::Stop{},
-          control::Bye{"{}"}};
+          control::Bye{"{}"},
+          control::Probe{3},
+          control::State{3, true, 1, 2, 0, 4.5},
+          control::Leave{2.5}};
 }
 
 TEST(ControlFrame, EveryKindIsCovered) {
@@ -159,7 +174,7 @@ TEST(ControlFrame, TrailingBytesAreRefused) {
 }
 
 TEST(ControlFrame, UnknownKindIsRefusedNamingIt) {
-  for (const int kind : {12, 200, 255}) {
+  for (const int kind : {14, 200, 255}) {
     const std::string bytes(1, static_cast<char>(kind));
     try {
       control::decode(bytes);

@@ -67,6 +67,15 @@ TEST_F(EventMergeTest, EventsAreHeldUntilTheWatermarkPassesThem) {
   EXPECT_EQ(merge_.held(), 1u);
 }
 
+TEST_F(EventMergeTest, OldestNamesTheEarliestEventHeld) {
+  add(3.0, "daemon:n02");
+  add(1.5, "daemon:n01");
+  add(2.0, "scheduler");
+  EXPECT_EQ(merge_.oldest(), 1.5);
+  merge_.flush_before(1.75);
+  EXPECT_EQ(merge_.oldest(), 2.0);
+}
+
 TEST_F(EventMergeTest, EventsAddedOutOfOrderAreWrittenInTimeOrder) {
   add(3.0, "controller", "c");
   add(1.0, "daemon:n01", "a");

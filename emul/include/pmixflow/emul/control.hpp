@@ -57,12 +57,36 @@ struct Activity {
 };
 // Emulation -> party: finish up and exit.
 struct Stop {};
-// Party -> emulation, last frame: its counters (JSON object).
+// Party -> emulation, last frame: its counters (JSON object). Said as the party leaves, before
+// its PMIx finalizes: a party that said it is going is not a party that died.
 struct Bye {
   std::string stats_json;
 };
+// Emulation -> party: say where you stand (State), from your loop. `wave` numbers the
+// emulation's rounds of asking every party (conductor_end.cpp); 0 asks for the clock alone.
+struct Probe {
+  std::uint64_t wave = 0;
+};
+// Party -> emulation, the answer to a Probe: whether it has nothing to do, how many messages it
+// has sent and handled so far, how many of its own calls wait for an answer, and its clock: a
+// promise that every event it logs from now on is stamped at or after `clock` (the events it
+// logged before this frame went ahead of it on the same line).
+struct State {
+  std::uint64_t wave = 0;
+  bool idle = false;
+  std::uint64_t sent = 0;
+  std::uint64_t handled = 0;
+  std::uint64_t calls = 0;
+  double clock = 0;
+};
+// Emulation -> requestor: leave at scenario time `at` (its requestor_exit), once every timer due
+// before then has fired: the calls it makes up to its exit are made, as in the simulator.
+struct Leave {
+  double at = 0;
+};
 
-using Frame = std::variant<Hello, Setup, Ready, Go, Servers, Inject, Event, StartDaemon, Activity, Stop, Bye>;
+using Frame = std::variant<Hello, Setup, Ready, Go, Servers, Inject, Event, StartDaemon, Activity, Stop, Bye, Probe,
+                           State, Leave>;
 
 std::string encode(const Frame& f);
 // Throws WireError on a frame encode() would not have written.

@@ -4,6 +4,7 @@
 // and its events go to the emulation, which writes the one event log.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -43,8 +44,8 @@ class Uplink {
 
 class EmulEnv final : public Env {
  public:
-  EmulEnv(Loop& loop, const RunClock& clock, Address self, Directory& directory, Transport& transport,
-          Uplink& uplink, log::KindSet wanted);
+  EmulEnv(Loop& loop, const RunClock& clock, Address self, Directory& directory, Transport& transport, Uplink& uplink,
+          log::KindSet wanted);
 
   void set_role(Role* role) { role_ = role; }
 
@@ -68,6 +69,10 @@ class EmulEnv final : public Env {
   void notice(Address from, Message msg);
   std::size_t timers_armed() const { return timers_.size(); }
   std::uint64_t messages_sent() const { return sent_; }
+  std::uint64_t messages_handled() const { return handled_; }
+  // The time every event this party logs from now on is stamped at or after: its clock, which
+  // only goes forward (events are stamped on the loop's thread alone, never behind the last).
+  double clock_floor() const { return std::max(now(), last_stamp_); }
 
  private:
   Loop& loop_;
@@ -81,6 +86,8 @@ class EmulEnv final : public Env {
   std::unordered_map<TimerId, LoopTimer> timers_;
   TimerId next_timer_ = 1;
   std::uint64_t sent_ = 0;
+  std::uint64_t handled_ = 0;
+  double last_stamp_ = 0;
   bool started_ = false;
   std::vector<std::pair<Address, Message>> early_;
 };

@@ -45,6 +45,8 @@ class Loop {
 
   // From any thread: `fn` runs on the loop's thread, after what was posted before it.
   void post(std::function<void()> fn);
+  // Something posted has not run yet (a PMIx callback's message on its way to the role).
+  bool has_posted() const;
   // Runs after every round of descriptors, posts and timers the loop handled (a party reports
   // whether it is idle from there).
   void after_each_round(std::function<void()> fn) { after_round_ = std::move(fn); }

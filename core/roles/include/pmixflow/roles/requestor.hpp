@@ -26,6 +26,8 @@ class Requestor final : public Role {
   void handle(Address from, Message&& msg) override;
 
   const Proc& identity() const { return identity_; }
+  // Calls placed and not answered yet.
+  std::size_t outstanding() const { return outstanding_.size(); }
 
  private:
   struct Outstanding {
