@@ -121,10 +121,10 @@ void Scheduler::strand_queue() {
   // that came straight here is answered here. A requeued request had its answer long ago.
   for (const auto& q : queue_.take_all([](const QueuedRequest&, const Pending&) { return true; })) {
     const bool relayed = q.pending.origin.address == Address::controller();
-    env_.log(ev::AllocDropped{.corr = q.pending.origin.corr,
-                              .status = Status::ErrUnreach,
-                              .detail = relayed ? "the RM that relayed it is gone"
-                                                : "the RM is gone: no session can be made for it"});
+    env_.log(ev::AllocDropped{
+        .corr = q.pending.origin.corr,
+        .status = Status::ErrUnreach,
+        .detail = relayed ? "the RM that relayed it is gone" : "the RM is gone: no session can be made for it"});
     if (!relayed && !q.pending.answered) answer(q.pending.origin, Status::ErrUnreach);
   }
 }
@@ -153,7 +153,7 @@ void Scheduler::withdraw(const RequestQueue::Pick& pick, std::string_view why, b
 void Scheduler::hand_back(const std::string& corr) {
   Live* live = live_.by_corr(corr);
   if (!live || !live->instantiated || live->view.ending) return;
-  if (rm_gone_) return;  // its session went with the RM's DVM: there is nothing left to terminate
+  if (rm_gone_) return;   // its session went with the RM's DVM: there is nothing left to terminate
   live->requeue.reset();  // nobody wants it again either
   live->view.preemptible = false;
   live->view.ending = true;
