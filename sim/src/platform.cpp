@@ -152,13 +152,14 @@ Machine build_platform(sg4::Engine& engine, const PlatformOptions& o) {
     if (!in.good() && in.gcount() == 0) throw InputError(o.platform_file, 0, "", "cannot read the platform file");
     if (head.find("<platform") == std::string::npos && head.find("<?xml") == std::string::npos)
       throw InputError(o.platform_file, 0, "", "not a SimGrid platform (no <platform> element)");
+    DeclaredRoutes declared;
     try {
       engine.load_platform(o.platform_file);
     } catch (const std::exception& e) {
       refuse_platform(e, o.platform_file);
     }
     Machine m = pick_roles(engine, o, o.platform_file);
-    check_routes(m, o.platform_file);
+    check_routes(m, o.platform_file, declared);
     m.description = o.platform_file;
     return m;
   }

@@ -42,17 +42,20 @@ std::string host_pair(const sg4::Host* a, const sg4::Host* b) {
 
 class RouteCheck {
  public:
-  explicit RouteCheck(const std::string& file) : file_(file) {}
+  RouteCheck(const std::string& file, DeclaredRoutes& declared) : file_(file), declared_(declared) {}
 
   // SimGrid sends over the route's links, or its latency alone; with neither there is no path.
   void check(const sg4::Host* a, const sg4::Host* b) {
     if (a == b) return;
+    if (const auto why = declared_.missing(a->get_netpoint(), b->get_netpoint())) no_route(a, b, " (" + *why + ")");
     std::vector<sg4::Link*> links;
     double latency = 0;
-    a->route_to(b, links, &latency);
-    if (links.empty() && !(latency > 0))
-      throw InputError(file_, 0, "",
-                       "no route from " + host_pair(a, b) + ": every party must reach the others it talks to");
+    try {
+      a->route_to(b, links, &latency);
+    } catch (const std::exception& e) {
+      no_route(a, b, " (SimGrid: " + std::string(e.what()) + ")");
+    }
+    if (links.empty() && !(latency > 0)) no_route(a, b, "");
     for (const sg4::Link* link : links)
       if (seen_.insert(link).second && !(link->get_bandwidth() > 0))
         throw InputError(file_, 0, "link " + quote_value(link->get_name()) + " bandwidth",
@@ -64,7 +67,13 @@ class RouteCheck {
   }
 
  private:
+  [[noreturn]] void no_route(const sg4::Host* a, const sg4::Host* b, const std::string& why) const {
+    throw InputError(file_, 0, "",
+                     "no route from " + host_pair(a, b) + why + ": every party must reach the others it talks to");
+  }
+
   const std::string& file_;
+  DeclaredRoutes& declared_;
   std::unordered_set<const sg4::Link*> seen_;
 };
 
@@ -82,8 +91,8 @@ void refuse_platform(const std::exception& e, const std::string& file) {
   throw InputError(m[1], line, field, message);
 }
 
-void check_routes(const Machine& m, const std::string& file) {
-  RouteCheck routes(file);
+void check_routes(const Machine& m, const std::string& file, DeclaredRoutes& declared) {
+  RouteCheck routes(file, declared);
   const std::vector<const sg4::Host*> roles{m.head, m.scheduler, m.login};
   for (std::size_t i = 0; i < roles.size(); ++i) {
     for (std::size_t j = i + 1; j < roles.size(); ++j) routes.both(roles[i], roles[j]);

@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "declared_routes.hpp"
 #include "pmixflow/sim/platform.hpp"
 
 namespace pmixflow::sim {
@@ -15,7 +16,8 @@ namespace pmixflow::sim {
 [[noreturn]] void refuse_platform(const std::exception& e, const std::string& file);
 
 // Throws InputError naming `file` when two parties of `m` that may talk have no route, or a
-// link on a route has no bandwidth.
-void check_routes(const Machine& m, const std::string& file);
+// link on a route has no bandwidth. SimGrid is asked for a route only once `declared` (which
+// listened while `file` was loaded) shows it has one to give.
+void check_routes(const Machine& m, const std::string& file, DeclaredRoutes& declared);
 
 }  // namespace pmixflow::sim

@@ -22,6 +22,9 @@ void Scheduler::on(Address from, AllocRequest&& req) {
                              .requestor = to_string(requestor.proc),
                              .via = env_.name_of(from)});
   const Origin origin{from, req.id, req.corr};
+  // The RM is gone: a NEW can never be granted, an EXTEND or RELEASE never carried out, and what
+  // a REQ_CANCEL could name is no longer queued. Answered at once rather than left to wait.
+  if (rm_gone_) return answer(origin, Status::ErrUnreach);
   switch (req.directive) {
     case Directive::New: return on_new(origin, req, requestor);
     case Directive::Extend: return on_extend(origin, req, requestor);

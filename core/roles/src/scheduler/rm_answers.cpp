@@ -26,6 +26,22 @@ void Scheduler::on(Address, SessionCtrlResponse&& resp) {
   }
 }
 
+void Scheduler::abandoned(const Outstanding& out) {
+  // As the RM's own failure would be: a grant whose session was never made is undone (its slots
+  // back in the pool, alloc.instantiated with the status), an extension's slots given back.
+  const SessionCtrlResponse unreachable{0, Status::ErrUnreach, {}, out.origin.corr};
+  switch (out.kind) {
+    case RmCall::Instantiate: return instantiated(out, SessionCtrlResponse(unreachable));
+    case RmCall::Extend: return extended(out, unreachable);
+    case RmCall::Terminate: return answer(out.origin, Status::ErrUnreach);
+    // A decision is answered whole (abandon_decisions); nobody waits on a preemption's or a
+    // hand-back's TERMINATE.
+    case RmCall::OnBehalf:
+    case RmCall::Preempt:
+    case RmCall::HandBack: return;
+  }
+}
+
 void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp) {
   env_.log(ev::AllocInstantiated{.corr = out.origin.corr,
                                  .alloc = out.alloc_id,

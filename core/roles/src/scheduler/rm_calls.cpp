@@ -31,12 +31,9 @@ std::optional<Decision> RmCalls::settle(std::uint64_t group, Status status) {
   return done;
 }
 
-std::vector<Origin> RmCalls::abandon_calls() {
-  std::vector<Origin> out;
-  for (auto& [id, call] : outstanding_)
-    if (call.kind != RmCall::OnBehalf && call.kind != RmCall::Preempt && call.kind != RmCall::HandBack &&
-        !call.requeued)
-      out.push_back(call.origin);
+std::vector<Outstanding> RmCalls::abandon_calls() {
+  std::vector<Outstanding> out;
+  for (auto& [id, call] : outstanding_) out.push_back(std::move(call));
   outstanding_.clear();
   return out;
 }

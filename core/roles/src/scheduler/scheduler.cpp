@@ -25,6 +25,7 @@ void Scheduler::start() {
                               .detail = "the scheduler restarted: the requests it had queued are lost"});
   rm_.forget();
   rm_connected_ = false;
+  rm_gone_ = false;  // a new process knows no RM yet: it waits for one to attach
   arm_script();
   if (pass_timer_) env_.cancel(pass_timer_);  // a pass of its previous life
   pass_timer_ = 0;
@@ -96,16 +97,36 @@ void Scheduler::on(Address from, SpawnRequest&& req) {
 
 void Scheduler::rm_attached(std::string_view how) {
   rm_connected_ = true;
+  rm_gone_ = false;
   env_.log(ev::SchedulerAttached{.how = how});
   schedule();
 }
 
 void Scheduler::rm_lost() {
+  // Told twice (the broken connection, then a call to the RM refused): it went once.
+  if (!rm_gone_) env_.log(ev::RmLost{});
   rm_connected_ = false;
-  env_.log(ev::RmLost{});
-  // Every call waiting on the RM is answered once, as the kind of call it was.
-  for (const Origin& origin : rm_.abandon_calls()) answer(origin, Status::ErrUnreach);
+  rm_gone_ = true;
+  // Every call waiting on the RM is answered once, as the kind of call it was: PMIX_ERR_UNREACH,
+  // what the PMIx library itself answers a call on a connection that broke or is gone.
+  for (const Outstanding& out : rm_.abandon_calls()) abandoned(out);
   for (const Origin& origin : rm_.abandon_decisions()) answer_ctrl(origin, Status::ErrUnreach);
+  strand_queue();
+}
+
+void Scheduler::strand_queue() {
+  // Only the RM makes a session (the scheduler's PMIx_Session_control): with it gone no grant
+  // can be completed, so nothing queued may wait for one. A request the RM relayed was answered
+  // by its requestor's own library or by its daemon when their connection to the RM broke; one
+  // that came straight here is answered here. A requeued request had its answer long ago.
+  for (const auto& q : queue_.take_all([](const QueuedRequest&, const Pending&) { return true; })) {
+    const bool relayed = q.pending.origin.address == Address::controller();
+    env_.log(ev::AllocDropped{
+        .corr = q.pending.origin.corr,
+        .status = Status::ErrUnreach,
+        .detail = relayed ? "the RM that relayed it is gone" : "the RM is gone: no session can be made for it"});
+    if (!relayed && !q.pending.answered) answer(q.pending.origin, Status::ErrUnreach);
+  }
 }
 
 void Scheduler::tool_lost(Address tool) {
@@ -132,6 +153,7 @@ void Scheduler::withdraw(const RequestQueue::Pick& pick, std::string_view why, b
 void Scheduler::hand_back(const std::string& corr) {
   Live* live = live_.by_corr(corr);
   if (!live || !live->instantiated || live->view.ending) return;
+  if (rm_gone_) return;   // its session went with the RM's DVM: there is nothing left to terminate
   live->requeue.reset();  // nobody wants it again either
   live->view.preemptible = false;
   live->view.ending = true;

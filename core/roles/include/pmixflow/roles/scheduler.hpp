@@ -108,6 +108,8 @@ class Scheduler final : public Role {
   // The RM's answers (rm_answers.cpp)
   void instantiated(const Outstanding& out, SessionCtrlResponse&& resp);
   void extended(const Outstanding& out, const SessionCtrlResponse& resp);
+  // A call the RM can no longer answer, taken as answered PMIX_ERR_UNREACH.
+  void abandoned(const Outstanding& out);
 
   // The policy's passes (scheduling.cpp)
   void schedule();  // a pass now, or once the batch delay is over
@@ -127,6 +129,8 @@ class Scheduler final : public Role {
   // The protocol (scheduler.cpp)
   void rm_attached(std::string_view how);
   void rm_lost();
+  // The RM has gone: what waits in the queue can never be granted (only the RM makes sessions).
+  void strand_queue();
   void tool_lost(Address tool);
   // Queued requests whose requestor's connection broke leave the queue (its library answered it).
   void withdraw(const RequestQueue::Pick& pick, std::string_view why, bool answer_rm);
@@ -147,6 +151,9 @@ class Scheduler final : public Role {
   RmCalls rm_;
   std::vector<RunningAllocation> running_view_;  // the policy's view of live_ during a pass
   bool rm_connected_ = false;
+  // The RM this scheduler was attached to has gone (not "not there yet"): nothing can be granted
+  // until one attaches again, so requests are answered PMIX_ERR_UNREACH instead of waiting.
+  bool rm_gone_ = false;
   TimerId pass_timer_ = 0;   // the batch delay running: a pass is coming
   double batch_opened_ = 0;  // when the first event the coming pass will see arrived
   double instant_ = 0;       // what the pass in progress decides about (View::now)

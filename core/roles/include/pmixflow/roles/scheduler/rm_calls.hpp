@@ -49,9 +49,8 @@ class RmCalls {
   // One session of a decision has been answered; the decision, once every one has.
   std::optional<Decision> settle(std::uint64_t group, Status status);
 
-  // The RM has gone: who was waiting on it, each once. Nobody waits on a preemption's or a
-  // hand-back's TERMINATE or on a requeued request's new session.
-  std::vector<Origin> abandon_calls();
+  // The RM has gone: every call still waiting on it, each once, to be taken as failed.
+  std::vector<Outstanding> abandon_calls();
   std::vector<Origin> abandon_decisions();
   // A restarted scheduler has lost the calls it had in flight.
   void forget();
