@@ -119,8 +119,7 @@ void describe(QCommandLineParser& args) {
   QApplication::setApplicationVersion(QString::fromStdString(version).mid(QStringLiteral("pmixflow-view ").size()));
   args.setApplicationDescription(
       "Shows a pmixflow run from its event log: the machine, the sessions, the flow of requests, the jobs over time.\n"
-      "With no RUN, runs the simulator's demo and shows it. A window needs a display; --screenshot does not.
-"
+      "With no RUN, runs the simulator's demo and shows it. A window needs a display; --screenshot does not.\n"
       "Exit status: 0 done, 1 the demo that cannot run, a picture that cannot be written or no display for a "
       "window, 2 usage error or a log that cannot be read.");
   args.addHelpOption();
