@@ -60,8 +60,12 @@ TEST_F(PreemptingSchedulerTest, LosingTheRmDuringAPreemptionAnswersNobodyTwice) 
   sched.handle(Address::requestor(2), request(2, Directive::New, std::move(high)));
   ASSERT_EQ(all_of<SessionCtrlRequest>(env.take_sent()).size(), 1u);  // the TERMINATE
   sched.handle(Address::controller(), PeerLost{Address::controller()});
-  // The TERMINATE had no caller; the waiting request is still queued, not answered.
-  EXPECT_TRUE(all_of<AllocResponse>(env.take_sent()).empty());
+  // The TERMINATE had no caller; the waiting request, sent straight to the scheduler, is
+  // answered once: PMIX_ERR_UNREACH, as no session can be made without the RM.
+  const auto answers = all_of<AllocResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].first, Address::requestor(2));
+  EXPECT_EQ(answers[0].second.status, Status::ErrUnreach);
 }
 
 TEST_F(PreemptingSchedulerTest, AJobThatFinishedBeforeTheTerminateIsNotRequeued) {

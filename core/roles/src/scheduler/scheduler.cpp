@@ -63,6 +63,13 @@ void Scheduler::on(Address from, ConnectResponse&& resp) {
 }
 
 void Scheduler::on(Address, Unreachable&& notice) {
+  // A call of the scenario's script answers its caller, the scheduler itself, as any refused
+  // call does; what the refusal says of the RM is then read as for the scheduler's own calls.
+  // (Only the kinds it places: other notices carry ids of other parties' calls.)
+  const bool scripted =
+      (notice.kind == MessageKind::SessionCtrlRequest || notice.kind == MessageKind::ConnectRequest) &&
+      scripted_answer(notice.id, Status::ErrUnreach, {});
+  if (notice.kind == MessageKind::ConnectRequest && scripted) return;
   if (notice.kind == MessageKind::ConnectRequest)
     env_.log(ev::RmAbsent{.detail = "no controller yet; waiting for it to connect"});
   else if (notice.kind == MessageKind::SessionCtrlRequest && notice.to == Address::controller())
@@ -111,6 +118,7 @@ void Scheduler::rm_lost() {
   // what the PMIx library itself answers a call on a connection that broke or is gone.
   for (const Outstanding& out : rm_.abandon_calls()) abandoned(out);
   for (const Origin& origin : rm_.abandon_decisions()) answer_ctrl(origin, Status::ErrUnreach);
+  abandon_scripted_to_rm();
   strand_queue();
 }
 

@@ -56,4 +56,13 @@ bool Scheduler::scripted_answer(std::uint64_t id, Status status, const InfoList&
   return true;
 }
 
+void Scheduler::abandon_scripted_to_rm() {
+  // The scenario's own calls to the RM that went: answered PMIX_ERR_UNREACH, as the library
+  // answers a call whose connection broke, never left waiting for an answer that cannot come.
+  std::vector<std::uint64_t> stranded;
+  for (const auto& [id, out] : scripted_)
+    if (config_.script[out.index].to == Address::controller()) stranded.push_back(id);
+  for (std::uint64_t id : stranded) scripted_answer(id, Status::ErrUnreach, {});
+}
+
 }  // namespace pmixflow

@@ -125,6 +125,7 @@ class Scheduler final : public Role {
   void arm_script();
   void place_scripted(std::size_t index);
   bool scripted_answer(std::uint64_t id, Status status, const InfoList& info);
+  void abandon_scripted_to_rm();
 
   // The protocol (scheduler.cpp)
   void rm_attached(std::string_view how);
