@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -410,6 +411,57 @@ TEST(Invariants, AWellBehavedLogHoldsAndEachBreachIsNamed) {
   EXPECT_EQ(said, (std::set<std::string>{"call a#1 was answered 2 times", "call a#2 was never answered",
                                          "session 5 was reported complete 2 times",
                                          "session 5 was reported complete before it was reclaimed"}));
+}
+
+}  // namespace
+}  // namespace pmixflow
+
+namespace pmixflow {
+namespace {
+
+// One event at a time of its own, written by controller.
+using TimedEvent = std::function<void(log::EventLog&)>;
+
+template <typename Event>
+TimedEvent at(double t, Event e) {
+  return [t, e](log::EventLog& out) {
+    log::EventBuilder b(Event::event_kind);
+    fill(e, b);
+    out.write(b.view(t, "controller"));
+  };
+}
+
+// A log of these events, closed at `end` quiescent.
+std::string write_log_at(const LogDir& dir, const std::vector<TimedEvent>& events, double end) {
+  const std::string path = dir.file("timed.jsonl");
+  log::LineSink sink(path);
+  log::EventLog out(header());
+  out.attach(sink);
+  out.begin();
+  for (const auto& e : events) e(out);
+  out.finish(end, "quiescent", R"({"wall_s":0.25})");
+  return path;
+}
+
+TEST(Invariants, ALineEarlierThanTheOneAboveItIsABreach) {
+  LogDir dir;
+  const auto report = check_invariants(write_log_at(
+      dir, {at(1.0, ev::PartyUp{}), at(2.0, ev::PartyUp{}), at(1.5, ev::PartyUp{}), at(3.0, ev::PartyUp{})}, 3.0));
+  ASSERT_EQ(report.breaches.size(), 1u);
+  EXPECT_TRUE(Contains(report.breaches.front(), "line 4 (t=1.500000) is earlier than the line above it (t=2.000000)"))
+      << report.breaches.front();
+}
+
+TEST(Invariants, ASessionWithATimeLimitNeverCompleteAtAQuiescentEndIsABreachUnlessTheControllerWent) {
+  LogDir dir;
+  const ev::SessionInstantiate made{.corr = "scheduler#1", .session = 7, .alloc = "s-7", .time_limit = 20};
+  std::vector<TimedEvent> events{at(1.0, made)};
+  const auto held = check_invariants(write_log_at(dir, events, 30.0));
+  ASSERT_EQ(held.breaches.size(), 1u);
+  EXPECT_EQ(held.breaches.front(), "session 7 was never reported complete, though the run ended quiescent");
+
+  events.push_back(at(2.0, ev::PartyDown{}));  // the controller, and its DVM, went
+  EXPECT_TRUE(check_invariants(write_log_at(dir, events, 30.0)).ok());
 }
 
 }  // namespace
