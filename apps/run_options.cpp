@@ -88,6 +88,7 @@ CLI::Option* RunOptions::add_workload(CLI::App& app, OptionRules& rules) {
                    "Skip and count malformed SWF lines, sort jobs listed out of submit order and renumber repeated job "
                    "numbers (counted in summary.json), instead of stopping at the first.");
   rules.needs(lenient, trace, "a scenario's lines are never skipped, each is checked");
+  add_estimates(app, rules, trace);
   auto* compare =
       app.add_flag("--compare-recorded", in_.compare_recorded,
                    "With --trace: write recorded.csv (each job's simulated wait beside the wait the machine really "
@@ -104,6 +105,30 @@ CLI::Option* RunOptions::add_workload(CLI::App& app, OptionRules& rules) {
                            "Seed of every random choice; the same inputs and seed give the same event log.")
       ->default_str(std::to_string(in_.seed));
   return trace;
+}
+
+// What a replay does with a missing or short estimate is the user's choice, and the default
+// is today's (README, "Estimates"): every output says which it was and what it changed.
+void RunOptions::add_estimates(CLI::App& app, OptionRules& rules, CLI::Option* trace) {
+  auto* estimates =
+      app.add_option_function<std::string>(
+             "--estimates",
+             [this](const std::string& v) {
+               const auto rule = parse_estimate_rule(v);
+               if (!rule)
+                 throw CLI::ValidationError("--estimates", quote_value(v) + " is not a rule" +
+                                                               did_you_mean(v, {"raised", "recorded"}) +
+                                                               ": raised or recorded");
+               in_.estimates = *rule;
+             },
+             "With --trace: what a job's estimate (SWF field 9, its PMIX_ALLOC_TIME) is when the trace's is "
+             "missing (-1) or shorter than its run time. raised (default): the run time, so that every job runs "
+             "to its end. recorded: as the trace has it; a job that outlives it is ended at its limit "
+             "(COMPLETED_WALLTIME_REACHED), as Slurm and Batsim do, and a missing one is no limit. Either way "
+             "the jobs concerned are counted in summary.json and on the terminal.")
+          ->type_name("raised|recorded")
+          ->default_str("raised");
+  rules.needs(estimates, trace, "a scenario's requests give their PMIX_ALLOC_TIME themselves");
 }
 
 void RunOptions::add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace) {

@@ -25,6 +25,7 @@ class RunOptions {
 
  private:
   CLI::Option* add_workload(CLI::App& app, OptionRules& rules);  // its --trace
+  void add_estimates(CLI::App& app, OptionRules& rules, CLI::Option* trace);
   void add_failures(CLI::App& app, OptionRules& rules, CLI::Option* trace);
   void add_dvm_hosts(CLI::App& app);
   void add_policy(CLI::App& app, OptionRules& rules, CLI::Option* trace);

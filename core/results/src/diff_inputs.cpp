@@ -82,9 +82,17 @@ void name_inputs(DiffReport& report) {
   }
   // What else the headers record differently and changes what happens (node_mtbf, assertions);
   // not what follows from the above or names a file by its path.
-  static constexpr std::string_view kFollows[] = {
-      "scenario",           "name",  "trace", "compute_nodes", "time_origin", "description", "skipped_by_reason",
-      "repaired_by_reason", "events", "calls_planned"};
+  static constexpr std::string_view kFollows[] = {"scenario",
+                                                  "name",
+                                                  "trace",
+                                                  "compute_nodes",
+                                                  "time_origin",
+                                                  "description",
+                                                  "skipped_by_reason",
+                                                  "repaired_by_reason",
+                                                  "estimates_by_case",
+                                                  "events",
+                                                  "calls_planned"};
   for (const auto& v : report.events.inputs) {
     const bool follows = std::find(std::begin(kFollows), std::end(kFollows), v.name) != std::end(kFollows);
     const bool named =

@@ -14,7 +14,7 @@ namespace pmixflow {
 
 log::KindSet ReportBuilder::kinds() const {
   if (with_assertions_ || (run_ && !run_->assertions.empty())) return log::all_kinds_set();
-  return CallLedger::kinds() | AllocationLedger::kinds() | FailureLedger::kinds() |
+  return CallLedger::kinds() | AllocationLedger::kinds() | FailureLedger::kinds() | UnnamedStatuses::kinds() |
          log::kind_set({log::EventKind::LogEnd});
 }
 
@@ -31,6 +31,7 @@ void ReportBuilder::event(const log::EventView& e) {
   calls_.apply(e);
   scheduler_.apply(e);
   failures_.apply(e);
+  unnamed_.apply(e);
   if (assertions_) assertions_->apply(e);
 }
 
@@ -62,8 +63,8 @@ Report ReportBuilder::report() const {
   }
   std::optional<report_detail::RunEnd> end;
   if (closing_) end = report_detail::RunEnd{closing_->how, closing_->events, closing_->stats};
-  const report_detail::Pieces pieces{run,     calls_,       scheduler_, end, metrics, failures_.figures(),
-                                     expectations, account, recorded};
+  const report_detail::Pieces pieces{run,     calls_,       scheduler_, end,      metrics, failures_.figures(),
+                                     expectations, account, recorded, unnamed_};
   Report r;
   // The inputs' file names need not be UTF-8 (Linux does not ask it): written as dump_utf8
   // writes them, never thrown on.

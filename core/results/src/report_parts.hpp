@@ -13,6 +13,7 @@
 #include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/results/run_info.hpp"
 #include "pmixflow/results/run_outcomes.hpp"
+#include "pmixflow/results/unnamed_statuses.hpp"
 
 namespace pmixflow::report_detail {
 
@@ -45,9 +46,13 @@ struct Pieces {
   const Expectations& expectations;
   const CallAccount& account;
   const std::optional<RecordedComparison>& recorded;
+  const UnnamedStatuses& unnamed;
 };
 
 nlohmann::json summary(const Pieces& p);
+// summary.json's "estimates": the rule, the trace's missing and shorter estimates, how many
+// were raised to the run time, and the jobs ended at their limit (COMPLETED_WALLTIME_REACHED).
+nlohmann::json estimates_json(const Pieces& p);
 std::string summary_text(const Pieces& p);
 std::string failures_text(const Expectations& e, const std::string& file);
 

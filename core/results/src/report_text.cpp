@@ -56,6 +56,31 @@ void jobs_lines(std::ostream& out, const Pieces& p) {
     out << "  trace lines repaired (--lenient): " << counts_line(p.run.repaired_by_reason) << "\n";
 }
 
+// What became of the trace's missing and short estimates, when it had any or a job was ended
+// at its limit: the run is not the trace as written, and says how.
+void estimates_line(std::ostream& out, const Pieces& p) {
+  if (p.run.estimate_rule().empty()) return;
+  const nlohmann::json e = estimates_json(p);
+  const auto missing = e["missing"].get<std::size_t>(), shorter = e["shorter"].get<std::size_t>();
+  const auto ended = e["ended_at_limit"].get<std::size_t>();
+  if (missing + shorter + ended == 0) return;
+  const std::string cases = grouped(missing) + " missing, " + grouped(shorter) + " shorter than the run time";
+  if (e["rule"] == "raised")
+    out << "  estimates raised to the run time (--estimates raised): " << counted(missing + shorter, "job") << " ("
+        << cases << ")";
+  else
+    out << "  estimates as recorded (--estimates recorded): " << cases << " (a missing one is no limit)";
+  if (ended > 0 || e["rule"] == "recorded")
+    out << "; " << grouped(ended) << " ended at their limit (COMPLETED_WALLTIME_REACHED)";
+  out << "\n";
+}
+
+// Codes PMIx has no name for: said, each with how many events carried it.
+void unnamed_line(std::ostream& out, const Pieces& p) {
+  if (p.unnamed.counts().empty()) return;
+  out << "  statuses PMIx has no name for: " << counts_line(p.unnamed.counts()) << "\n";
+}
+
 // "mean 1 h 47 min, p50 12 min, p90 5 h 3 min, p99 1 d 2 h"
 template <typename Show>
 std::string spread(double mean, const Percentiles& p, Show show) {
@@ -175,6 +200,7 @@ std::string summary_text(const Pieces& p) {
   run_line(out, p);
   if (!p.run.trace.empty()) {
     jobs_lines(out, p);
+    estimates_line(out, p);
     metric_lines(out, p.metrics);
     recorded_line(out, p);
   } else {
@@ -182,6 +208,7 @@ std::string summary_text(const Pieces& p) {
   }
   failure_line(out, p.failures);
   account_line(out, p.account);
+  unnamed_line(out, p);
   expectations_line(out, p.expectations);
   return out.str();
 }

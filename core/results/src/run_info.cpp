@@ -23,6 +23,7 @@ nlohmann::json RunInfo::inputs() const {
     in["trace"] = trace;
     in["skipped_by_reason"] = skipped_by_reason;
     if (!repaired_by_reason.empty()) in["repaired_by_reason"] = repaired_by_reason;
+    if (!estimates_by_case.empty()) in["estimates_by_case"] = estimates_by_case;
     in["compare_recorded"] = compare_recorded;
     if (node_mtbf) in["node_mtbf"] = *node_mtbf;
     if (node_mttr) in["node_mttr"] = *node_mttr;
@@ -36,6 +37,11 @@ nlohmann::json RunInfo::inputs() const {
     for (const auto& a : assertions) list.push_back(to_json(a));
   }
   return in;
+}
+
+std::string RunInfo::estimate_rule() const {
+  const auto it = options.find("estimates");
+  return it != options.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::optional<std::uint32_t> RunInfo::node_index(const std::string& name) const {
@@ -134,6 +140,7 @@ RunInfo RunInfo::from_header(const log::LogHeader& header, const std::string& fi
   r.trace = in.text("trace", false);
   r.skipped_by_reason = in.counts("skipped_by_reason");
   r.repaired_by_reason = in.counts("repaired_by_reason");
+  r.estimates_by_case = in.counts("estimates_by_case");
   if (const auto it = header.inputs.find("compare_recorded"); it != header.inputs.end()) {
     if (!it->is_boolean()) in.fail("compare_recorded", "expects true or false");
     r.compare_recorded = it->get<bool>();

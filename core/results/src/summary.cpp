@@ -94,6 +94,30 @@ void add_percentiles(json& s, const Metrics& m) {
   put(m.slowdown_percentiles, "bounded_slowdown");
 }
 
+std::size_t by_case(const RunInfo& run, const char* name) {
+  const auto it = run.estimates_by_case.find(name);
+  return it == run.estimates_by_case.end() ? 0 : it->second;
+}
+
+std::size_t final_state_count(const Metrics& m, const char* state) {
+  const auto it = m.final_states.find(state);
+  return it == m.final_states.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+json estimates_json(const Pieces& p) {
+  const std::string rule = p.run.estimate_rule();
+  const std::size_t missing = by_case(p.run, "missing"), shorter = by_case(p.run, "shorter");
+  return {{"rule", rule},
+          {"missing", missing},
+          {"shorter", shorter},
+          {"raised", rule == "raised" ? missing + shorter : 0},
+          {"ended_at_limit", final_state_count(p.metrics, "COMPLETED_WALLTIME_REACHED")}};
+}
+
+namespace {
+
 void add_replay(json& s, const Pieces& p) {
   std::size_t skipped = 0;
   for (const auto& [reason, count] : p.run.skipped_by_reason) skipped += count;
@@ -108,6 +132,9 @@ void add_replay(json& s, const Pieces& p) {
   s["skipped_by_reason"] = p.run.skipped_by_reason;
   // What --lenient changed rather than refused, never silent either; absent when nothing was.
   if (!p.run.repaired_by_reason.empty()) s["repaired_by_reason"] = p.run.repaired_by_reason;
+  // What the run did with the trace's missing and short estimates (absent from a summary of a
+  // log written before --estimates, which always raised them).
+  if (!p.run.estimate_rule().empty()) s["estimates"] = estimates_json(p);
 }
 
 }  // namespace
@@ -143,6 +170,8 @@ json summary(const Pieces& p) {
            {"abandoned", p.expectations.abandoned},
            {"failures", p.expectations.failures}}}};
   add_percentiles(s, m);
+  // Codes PMIx has no name for, by their named unknown; absent when there was none.
+  if (!p.unnamed.counts().empty()) s["unnamed_statuses"] = p.unnamed.counts();
   // The environment's own figures, as the closing line gives them (a cut log has none).
   if (p.end) {
     for (const auto& [key, value] : p.end->stats.items()) s[key] = value;

@@ -63,11 +63,14 @@ JobOutcomes bare_replay(const SwfTrace& trace, Policy& policy, std::uint64_t pro
       const auto& job = trace.jobs[*key];
       view.free -= job.procs;
       view.active.push_back({*key, job.procs, t, t + job.estimate, 0, false, false});
+      // A job that outlives its estimate (--estimates recorded) is ended at it, as the flow's limit ends it.
+      const bool limited = job.estimate > 0 && job.runtime > job.estimate;
+      const double ran = limited ? job.estimate : job.runtime;
       outcomes[*key].started = t;
-      outcomes[*key].finished = t + job.runtime;
-      outcomes[*key].final_state = "COMPLETED_SUCCESSFULLY";
+      outcomes[*key].finished = t + ran;
+      outcomes[*key].final_state = limited ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY";
       outcomes[*key].allocated_count = job.procs;  // what the utilisation counts
-      ends.push({t + job.runtime, *key});
+      ends.push({t + ran, *key});
       view.waiting.erase(it);
     }
   }

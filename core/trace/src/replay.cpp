@@ -86,7 +86,8 @@ AllocRequest replay_request(const ReplayJob& job) {
   req.directive = Directive::New;
   req.corr = "job" + std::to_string(job.job);
   req.info.add(key::ALLOC_NUM_CPUS, job.procs);
-  req.info.add(key::ALLOC_TIME, format_alloc_time(job.estimate));
+  // No estimate (--estimates recorded, a trace's -1): no limit asked for, as a request without one.
+  if (job.estimate > 0) req.info.add(key::ALLOC_TIME, format_alloc_time(job.estimate));
   req.info.add(key::ALLOC_REQ_ID, req.corr);
   if (job.queue >= 0) req.info.add(key::ALLOC_QUEUE, std::to_string(job.queue));
   if (job.preemptible) req.info.add(key::ALLOC_PREEMPTIBLE, true);

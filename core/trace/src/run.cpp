@@ -13,7 +13,7 @@ namespace pmixflow {
 Workload load_workload(const RunInputs& in) {
   Workload w;
   if (!in.trace_file.empty()) {
-    w.trace = read_swf(in.trace_file, SwfOptions{in.lenient});
+    w.trace = read_swf(in.trace_file, SwfOptions{in.lenient, in.estimates});
     if (w.trace->max_nodes && *w.trace->max_nodes > 0) {
       w.trace_nodes = static_cast<std::uint32_t>(*w.trace->max_nodes);
       if (w.trace->max_procs)
@@ -69,6 +69,7 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
   if (!in.queue_priorities.empty()) r.options["queue_priorities"] = in.queue_priorities;
   if (w.trace) {
     r.options["via_daemon"] = in.via_daemon;
+    r.options["estimates"] = estimate_rule_name(in.estimates);
     if (in.all_preemptible)
       r.options["preemptible"] = "all";
     else if (!in.preemptible_queues.empty())
@@ -78,6 +79,7 @@ RunInfo describe_run(std::string env, const Workload& w, const RunInputs& in, co
       r.skipped_by_reason[std::string(swf_skip_name(reason))] = count;
     for (const auto& [repair, count] : w.trace->repaired)
       r.repaired_by_reason[std::string(swf_repair_name(repair))] = count;
+    r.estimates_by_case = {{"missing", w.trace->estimates_missing}, {"shorter", w.trace->estimates_shorter}};
     r.compare_recorded = in.compare_recorded;
     r.node_mtbf = in.node_mtbf;
     r.node_mttr = in.node_mttr;

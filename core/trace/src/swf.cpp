@@ -296,7 +296,7 @@ void add_line(std::string_view text, std::size_t number, const std::string& path
   }
   job.procs = static_cast<std::uint64_t>(procs);
   job.runtime = r.run;
-  job.estimate = (r.requested_time == -1 || r.requested_time < r.run) ? r.run : r.requested_time;
+  job.estimate = r.requested_time;  // read by the EstimateRule once the jobs kept are known (apply_estimates)
   trace.jobs.push_back(job);
 }
 
@@ -348,7 +348,32 @@ void check_submit_order(SwfTrace& trace, const SwfOptions& options) {
   trace.repaired[SwfRepair::OutOfOrder] = late;
 }
 
+// A missing estimate (SWF's -1; 0 or less is no limit either) and one shorter than the run
+// are counted, and raised to the run time or kept as the rule says.
+void apply_estimates(SwfTrace& trace, EstimateRule rule) {
+  for (SwfJob& job : trace.jobs) {
+    const bool missing = job.estimate <= 0;
+    const bool shorter = !missing && job.estimate < job.runtime;
+    trace.estimates_missing += missing ? 1 : 0;
+    trace.estimates_shorter += shorter ? 1 : 0;
+    if (rule == EstimateRule::Raised && (missing || shorter))
+      job.estimate = job.runtime;
+    else if (missing)
+      job.estimate = 0;
+  }
+}
+
 }  // namespace
+
+std::string_view estimate_rule_name(EstimateRule rule) {
+  return rule == EstimateRule::Recorded ? "recorded" : "raised";
+}
+
+std::optional<EstimateRule> parse_estimate_rule(std::string_view text) {
+  if (text == "raised") return EstimateRule::Raised;
+  if (text == "recorded") return EstimateRule::Recorded;
+  return std::nullopt;
+}
 
 SwfTrace read_swf(const std::string& path, SwfOptions options) {
   refuse_directory(path, "an SWF trace");
@@ -369,6 +394,7 @@ SwfTrace read_swf(const std::string& path, SwfOptions options) {
   }
   check_job_ids(trace, options);
   check_submit_order(trace, options);
+  apply_estimates(trace, options.estimates);
   if (!trace.jobs.empty()) {
     trace.first_submit = trace.jobs.front().record.submit;
     for (SwfJob& job : trace.jobs) job.submit = job.record.submit - trace.first_submit;

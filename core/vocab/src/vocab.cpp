@@ -18,36 +18,6 @@ constexpr std::array<std::pair<Directive, std::string_view>, 7> kDirectives{{
     {Directive::External, "PMIX_ALLOC_EXTERNAL"},
 }};
 
-constexpr std::array<std::pair<Status, std::string_view>, 27> kStatuses{{
-    {Status::Success, "PMIX_SUCCESS"},
-    {Status::Error, "PMIX_ERROR"},
-    {Status::ErrExists, "PMIX_ERR_EXISTS"},
-    {Status::ErrNoPermissions, "PMIX_ERR_NO_PERMISSIONS"},
-    {Status::ErrTimeout, "PMIX_ERR_TIMEOUT"},
-    {Status::ErrUnreach, "PMIX_ERR_UNREACH"},
-    {Status::ErrBadParam, "PMIX_ERR_BAD_PARAM"},
-    {Status::ErrNotFound, "PMIX_ERR_NOT_FOUND"},
-    {Status::ErrNotSupported, "PMIX_ERR_NOT_SUPPORTED"},
-    {Status::ErrOutOfResource, "PMIX_ERR_OUT_OF_RESOURCE"},
-    {Status::ErrLostConnection, "PMIX_ERR_LOST_CONNECTION"},
-    {Status::EventJobEnd, "PMIX_EVENT_JOB_END"},
-    {Status::OperationInProgress, "PMIX_OPERATION_IN_PROGRESS"},
-    {Status::OperationSucceeded, "PMIX_OPERATION_SUCCEEDED"},
-    {Status::ErrJobCanceled, "PMIX_ERR_JOB_CANCELED"},
-    {Status::ErrJobFailedToLaunch, "PMIX_ERR_JOB_FAILED_TO_LAUNCH"},
-    {Status::ErrJobKilledByCmd, "PMIX_ERR_JOB_KILLED_BY_CMD"},
-    {Status::ErrJobAbortedBySig, "PMIX_ERR_JOB_ABORTED_BY_SIG"},
-    {Status::ErrJobNonZeroTerm, "PMIX_ERR_JOB_NON_ZERO_TERM"},
-    {Status::ErrJobAllocFailed, "PMIX_ERR_JOB_ALLOC_FAILED"},
-    {Status::ErrJobAbortedBySysEvent, "PMIX_ERR_JOB_ABORTED_BY_SYS_EVENT"},
-    {Status::EventJobStart, "PMIX_EVENT_JOB_START"},
-    {Status::EventSessionStart, "PMIX_EVENT_SESSION_START"},
-    {Status::EventSessionEnd, "PMIX_EVENT_SESSION_END"},
-    {Status::DvmIsReady, "PMIX_DVM_IS_READY"},
-    {Status::ErrDvmMod, "PMIX_ERR_DVM_MOD"},
-    {Status::EventNodeDown, "PMIX_EVENT_NODE_DOWN"},
-}};
-
 struct SessionOpName {
   SessionOp op;
   std::string_view name;
@@ -83,19 +53,6 @@ std::string_view directive_name(Directive d) {
 std::optional<Directive> parse_directive(std::string_view text) {
   for (const auto& [dir, name] : kDirectives)
     if (name_matches(name, "PMIX_ALLOC_", text)) return dir;
-  return std::nullopt;
-}
-
-std::string status_name(Status s) {
-  for (const auto& [st, name] : kStatuses)
-    if (st == s) return std::string(name);
-  return std::to_string(static_cast<int>(s));
-}
-
-std::optional<Status> parse_status(std::string_view text) {
-  for (const auto& [st, name] : kStatuses)
-    if (name == text) return st;
-  if (const auto value = parse_whole<int>(text)) return static_cast<Status>(*value);
   return std::nullopt;
 }
 

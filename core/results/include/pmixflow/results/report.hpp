@@ -16,6 +16,7 @@
 #include "pmixflow/results/ledger.hpp"
 #include "pmixflow/results/outcomes.hpp"
 #include "pmixflow/results/run_info.hpp"
+#include "pmixflow/results/unnamed_statuses.hpp"
 
 namespace pmixflow {
 
@@ -65,6 +66,7 @@ class ReportBuilder final : public log::EventSink {
   CallLedger calls_;
   AllocationLedger scheduler_;
   FailureLedger failures_;
+  UnnamedStatuses unnamed_;
   std::optional<Closing> closing_;
 };
 

@@ -33,13 +33,16 @@ struct RunInfo {
   std::string trace;                                      // the SWF file of a replay; empty for a scenario
   std::map<std::string, std::size_t> skipped_by_reason;   // SWF lines a replay left out
   std::map<std::string, std::size_t> repaired_by_reason;  // SWF lines --lenient sorted or renumbered
-  double time_origin = 0;                                 // the outputs' time 0: a replay's first submission
-  bool compare_recorded = false;                          // recorded.csv is wanted
-  std::optional<double> node_mtbf;                        // a replay's random node failures: mean s up
-  std::optional<double> node_mttr;                        // and mean s down; none: never repaired
+  // A replay's jobs whose estimate was "missing" or "shorter" than their run time, which
+  // options.estimates ("raised" or "recorded") decided for; empty in a log written before it.
+  std::map<std::string, std::size_t> estimates_by_case;
+  double time_origin = 0;             // the outputs' time 0: a replay's first submission
+  bool compare_recorded = false;      // recorded.csv is wanted
+  std::optional<double> node_mtbf;    // a replay's random node failures: mean s up
+  std::optional<double> node_mttr;    // and mean s down; none: never repaired
   std::string host;                   // --host: the DVM's hosts at start instead of the scenario's; empty: not given
   std::string hostfile;               // --hostfile, the same from a file
-  std::vector<Assertion> assertions;                      // the scenario's, checked against the log
+  std::vector<Assertion> assertions;  // the scenario's, checked against the log
   // How many calls the requestors are to make (scenario calls, replayed jobs): what the outputs
   // account for, each call once (call_account.hpp). None in a log written before it was kept.
   std::optional<std::uint64_t> calls_planned;
@@ -49,6 +52,8 @@ struct RunInfo {
   nlohmann::json options = nlohmann::json::object();
 
   std::string workload() const { return name.empty() ? scenario : name; }
+  // options.estimates: "raised", "recorded"; empty for a scenario, or a log written before it.
+  std::string estimate_rule() const;
   std::uint64_t total_slots() const { return std::uint64_t{nodes} * slots_per_node; }
   // The place of a compute node in the machine's order (Batsim's resource numbering); known
   // for a RunInfo read from a header.

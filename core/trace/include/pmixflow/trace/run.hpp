@@ -19,11 +19,12 @@
 namespace pmixflow {
 
 struct RunInputs {
-  std::string scenario_file;  // empty, with no trace: `scenario_text`
-  std::string scenario_text;  // the built-in demo
-  std::string trace_file;     // SWF (.swf or .swf.gz) to replay instead of a scenario
-  bool lenient = false;       // skip and count malformed SWF lines instead of failing
-  double via_daemon = 0.5;    // share of replayed jobs submitted through a daemon
+  std::string scenario_file;                      // empty, with no trace: `scenario_text`
+  std::string scenario_text;                      // the built-in demo
+  std::string trace_file;                         // SWF (.swf or .swf.gz) to replay instead of a scenario
+  bool lenient = false;                           // skip and count malformed SWF lines instead of failing
+  EstimateRule estimates = EstimateRule::Raised;  // a missing or short SWF estimate: raised, or as recorded
+  double via_daemon = 0.5;                        // share of replayed jobs submitted through a daemon
   bool compare_recorded = false;
   // Random node failures of a replay (node_failures.hpp): mean seconds up, and down; none: none.
   std::optional<double> node_mtbf;

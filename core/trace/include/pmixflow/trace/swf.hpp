@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pmixflow {
@@ -40,8 +41,18 @@ struct SwfJob {
   double submit = 0;        // relative to the first kept job's submit time
   std::uint64_t procs = 0;  // field 8, or field 5 when 8 is -1
   double runtime = 0;       // field 4
-  double estimate = 0;      // field 9, or the runtime when 9 is -1 or smaller than the runtime
+  double estimate = 0;      // field 9 as the EstimateRule reads it; 0: none (no time limit)
 };
+
+// What a replay does with an estimate (field 9) that is missing (-1, or any value <= 0) or
+// shorter than the job's run time (field 4): the user's choice (--estimates), said in every
+// output.
+enum class EstimateRule {
+  Raised,    // raised to the run time: every job runs to its end, as it did before the option
+  Recorded,  // as the trace has it: a job past its limit is ended there (PMIX_ERR_TIMEOUT); none, no limit
+};
+std::string_view estimate_rule_name(EstimateRule rule);  // "raised", "recorded"
+std::optional<EstimateRule> parse_estimate_rule(std::string_view text);
 
 enum class SwfSkip { NegativeRuntime, NoProcessors, MoreThanMaxProcs, Malformed };
 std::string_view swf_skip_name(SwfSkip reason);  // "runtime < 0", ...
@@ -70,12 +81,17 @@ struct SwfTrace {
   std::map<SwfSkip, std::size_t> skipped;
   // Jobs kept but changed (--lenient only): counted once per job line.
   std::map<SwfRepair, std::size_t> repaired;
+  // Kept jobs whose estimate is missing, or shorter than their run time: what the
+  // EstimateRule decided for (each job counted once; a missing one is not also shorter).
+  std::size_t estimates_missing = 0;
+  std::size_t estimates_shorter = 0;
 };
 
 struct SwfOptions {
   // A malformed line is skipped and counted, a job out of submit order sorted into place and
   // a repeated job number renumbered (each counted), instead of an error.
   bool lenient = false;
+  EstimateRule estimates = EstimateRule::Raised;
 };
 
 // Reads a .swf or .swf.gz file (gzip is detected from the content, not the name). Throws
@@ -84,7 +100,8 @@ struct SwfOptions {
 // that is not a number or out of its range, "submit (field 2)" for a job listed after a later
 // submission, "job (field 1)" for a job number already used. Throws, lenient or not, on a
 // missing or unreadable file or a directory (line 0), on a truncated or corrupt .gz and on
-// binary data (a NUL byte), and on a MaxNodes or MaxProcs past 4294967295.
+// binary data (a NUL byte), and on a MaxNodes or MaxProcs past 4294967295. Each job's estimate
+// is read by options.estimates.
 SwfTrace read_swf(const std::string& path, SwfOptions options = {});
 
 }  // namespace pmixflow

@@ -21,7 +21,8 @@ enum class Directive : std::uint8_t {
   External = 128,
 };
 
-// pmix_status_t values. An open set upstream, so any int round-trips through this type.
+// pmix_status_t values the flow itself uses (status.cpp names every one 4.2.2 defines). An
+// open set upstream, so any int round-trips through this type.
 enum class Status : std::int32_t {
   Success = 0,
   Error = -1,
@@ -71,7 +72,12 @@ enum class Inheritance : std::uint8_t { None = 1, Child = 2, Default = 3, ChildD
 
 std::string_view directive_name(Directive d);                     // "PMIX_ALLOC_NEW"
 std::optional<Directive> parse_directive(std::string_view text);  // "PMIX_ALLOC_NEW" or "NEW"
-std::string status_name(Status s);                                // "PMIX_ERR_NOT_FOUND", or the number
+// Every code OpenPMIx 4.2.2 names (and the OpenPMIx 5 codes the flow uses) by its upstream
+// name; any other as the named unknown "PMIX_STATUS_UNKNOWN(-4242)", never a bare number.
+std::string status_name(Status s);  // "PMIX_ERR_NOT_FOUND", "PMIX_STATUS_UNKNOWN(-4242)"
+bool status_named(Status s);        // false: status_name gives the named unknown
+// An upstream name, the named unknown, or a bare number (logs written before every code had
+// a name, and scenario files).
 std::optional<Status> parse_status(std::string_view text);
 std::string_view session_op_key(SessionOp op);                     // "pmix.ssn.inst"
 std::string_view session_op_name(SessionOp op);                    // "PMIX_SESSION_INSTANTIATE"
