@@ -65,6 +65,20 @@ TEST(CallAccount, StartsAndExitsOfARequestorMustAlternate) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CallAccount, TheSchedulersOwnCallWhileItIsDetachedIsRefused) {
+  const auto dir = scratch_dir("scheduler-down");
+  const auto file = scenario(
+      dir, {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
+            R"({"at":3,"op":"scheduler_session_control","session":1,"directives":{"PMIX_SESSION_PAUSE":true}})",
+            R"({"at":4,"op":"scheduler_attach"})"});
+  const auto r = run_pmixflow({"sim", "--scenario", file.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': the scheduler makes this call at 3 s, while it is not running"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CallAccount, ARequestorStartedAgainMakesTheCallsOfItsNewLife) {
   const auto dir = scratch_dir("restart");
   const auto file = scenario(dir, {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"),

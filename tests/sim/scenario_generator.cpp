@@ -90,6 +90,7 @@ void ScenarioGenerator::call(const std::string& who) {
 // The scheduler's own hand on the RM: an operation on a session, or an instantiation of its own.
 void ScenarioGenerator::scheduler_session_control() {
   const double at = time(0.5, 8);
+  scheduler_calls_at_.push_back(at);
   if (chance(0.7))
     return line(at, R"("op":"scheduler_session_control","session":)" + number(1, 6) + R"(,"directives":)" +
                         session_directives());
@@ -152,10 +153,15 @@ void ScenarioGenerator::fault() {
 void ScenarioGenerator::timed_fault(double at) {
   switch (pick(3)) {
     case 0: requestor_exit(at); break;
-    case 1:
+    case 1: {
+      // Not across a call of the scheduler's own: a detached scheduler makes none (refused at input).
+      const double back = at + time(0.001, 2);
+      for (double t : scheduler_calls_at_)
+        if (t >= at && t <= back) return;
       line(at, R"("op":"scheduler_detach")");
-      line(at + time(0.001, 2), R"("op":"scheduler_attach")");
+      line(back, R"("op":"scheduler_attach")");
       break;
+    }
     default:
       if (!std::exchange(controller_failed_, true)) line(at, R"("op":"controller_fail")");
   }

@@ -46,6 +46,7 @@ class ScenarioGenerator {
   bool controller_failed_ = false;
   std::map<std::string, std::vector<double>> calls_at_;  // each requestor's call times
   std::set<std::string> exited_;
+  std::vector<double> scheduler_calls_at_;
   std::mt19937_64 rng_;
   std::string lines_;
   std::vector<std::string> requestors_{"a", "b", "c", "d"};

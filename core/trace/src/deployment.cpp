@@ -157,6 +157,23 @@ void lives(Deployment& d, const std::map<std::string, std::size_t>& index, const
   }
 }
 
+// The scheduler's own calls are made by a running scheduler: one planned while it is detached
+// could never be made, and would go missing from the run's account of its calls.
+void check_scheduler_up(UpDown schedule, const Scenario& sc) {
+  std::stable_sort(schedule.begin(), schedule.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first || (a.first == b.first && !a.second); });
+  for (const auto& a : sc.scheduler_actions) {
+    bool up = false;
+    for (const auto& [at, goes_up] : schedule)
+      if (at <= a.at) up = goes_up;
+    if (!up)
+      throw InputError(sc.origin, a.line, "at",
+                       "the scheduler makes this call at " + significant(a.at) +
+                           " s, while it is not running: a scheduler that is not running makes no call "
+                           "(a scheduler_attach before it starts it again)");
+  }
+}
+
 // Requestors in order of first appearance, each with its calls resolved on this machine: the
 // scenario's, or the replayed trace's jobs.
 void requestors(Deployment& d, const Workload& workload, const Cluster& cluster) {
@@ -267,6 +284,7 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   for (const auto& a : sc.scheduler_actions) d.last_call = std::max(d.last_call, a.at);
   if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);
   for (const auto& t : sc.scheduler_transitions) d.scheduler_schedule.emplace_back(t.at, t.up);
+  check_scheduler_up(d.scheduler_schedule, sc);
   for (const auto& fault : sc.faults) {
     FaultAt f{fault.at, fault.when, fault.fault, 0, fault.lasting};
     if (!fault.when) d.last_call = std::max(d.last_call, fault.at);
