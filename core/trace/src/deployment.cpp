@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "pmixflow/model/app_behaviour.hpp"
 #include "pmixflow/trace/dvm_hosts.hpp"
@@ -232,6 +233,8 @@ namespace {
 // The entries of `all` whose time falls in `life`, moved out in their order.
 template <class T>
 std::vector<T> take_life(std::vector<T>& all, const RequestorDeployment& r, std::size_t life) {
+  // One life (no requestor_exit): all of them, moved whole, as a replay's million jobs must be.
+  if (r.schedule.size() <= 1) return std::exchange(all, {});
   std::vector<T> mine;
   std::vector<T> rest;
   for (T& item : all) (r.life_at(item.at) == life ? mine : rest).push_back(std::move(item));
