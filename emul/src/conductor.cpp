@@ -187,6 +187,10 @@ void Conductor::handle(Party& p, control::Activity&& f) { p.idle = f.idle; }
 
 void Conductor::handle(Party& p, control::Bye&& f) {
   p.said_bye = true;
+  // A requestor that leaves has left once its role is over: its process may take a while yet to
+  // end (PMIx's finalize; LeakSanitizer's check under the sanitizers), and the simulator's
+  // requestor is gone at its exit's instant.
+  if (p.address.kind == PartyKind::Requestor && ending_ == Ending::Running) tell_peers_gone(p);
   try {
     const auto stats = nlohmann::json::parse(f.stats_json);
     messages_ += stats.value("messages", std::uint64_t{0});
@@ -245,13 +249,7 @@ void Conductor::on_exit(std::uint64_t serial) {
   // (A daemon started ahead that was never launched, replaced by one that is to fail, is none.)
   if (p->address.kind == PartyKind::Daemon && !p->ready && (p->went || p->go_when_ready))
     daemon_start_failed(p->address.index);
-  // Its peers hear it from its launcher too, as PRRTE's daemons report a process's end: PMIx
-  // 4.2.2 does not always tell them (pmix_host.hpp, peer_gone).
-  // (A process the party has already been restarted past is old news: its peers know the new one.)
-  const auto current = current_.find(p->address);
-  if (p->ready && current != current_.end() && current->second == serial)
-    for (auto& [other, q] : parties_)
-      if (q.get() != p && q->set_up && !q->exited) send(*q, control::Inject{p->address, PeerLost{p->address}});
+  tell_peers_gone(*p);
   // A party the run starts with that cannot start: there is no run.
   if (!clock_started_ && !p->ready && ending_ == Ending::Running)
     finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");
@@ -259,6 +257,17 @@ void Conductor::on_exit(std::uint64_t serial) {
   const bool left = p->status && WIFEXITED(*p->status) && WEXITSTATUS(*p->status) == 0;
   if (left && p->went && !p->killed && p->address.kind == PartyKind::Daemon) warm_again(p->address.index);
   if (!(p->link && p->link->open())) gone(*p);
+}
+
+// Its peers hear it from its launcher too, as PRRTE's daemons report a process's end: PMIx 4.2.2
+// does not always tell them (pmix_host.hpp, peer_gone). Once. (A process the party has already
+// been restarted past is old news: its peers know the new one.)
+void Conductor::tell_peers_gone(Party& p) {
+  const auto current = current_.find(p.address);
+  if (p.mourned || !p.ready || current == current_.end() || current->second != p.serial) return;
+  p.mourned = true;
+  for (auto& [other, q] : parties_)
+    if (q.get() != &p && q->set_up && !q->exited) send(*q, control::Inject{p.address, PeerLost{p.address}});
 }
 
 void Conductor::gone(Party& p) {

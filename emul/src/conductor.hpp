@@ -77,6 +77,7 @@ class Conductor final : private FaultActions {
     bool leaving = false;       // a requestor told to leave at its exit time: it goes by itself
     bool said_bye = false;      // it left of its own accord (control::Bye)
     bool judged = false;        // its end has been looked at (gone())
+    bool mourned = false;       // its peers have been told it is gone (tell_peers_gone())
     std::optional<int> status;  // its wait status, once it has exited
     std::optional<ServerEntry> server;
     // Its clock as it last said (an event's stamp, a State): it logs nothing stamped earlier
@@ -107,6 +108,7 @@ class Conductor final : private FaultActions {
   void on_link_closed(std::uint64_t serial);
   void on_exit(std::uint64_t serial);
   void gone(Party& p);  // its process has ended and its line is read to the end
+  void tell_peers_gone(Party& p);
   void go(Party& p);
   void publish_servers();
   void send(Party& p, const control::Frame& f);

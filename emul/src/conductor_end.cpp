@@ -60,8 +60,12 @@ void Conductor::check_quiet() {
   if (options_.timeout_s > 0 && clock_.now() / clock_.speed > options_.timeout_s)
     return finish(Ending::Timeout,
                   "the flow was still going after " + seconds_text(options_.timeout_s) + " s (" + still_going() + ")");
+  // A party whose line has closed but whose process has not ended yet (a requestor leaving, its
+  // exit still running: slow under a sanitizer or load) holds the end back: its peers hear of its
+  // end only when it has ended (on_exit), and the flow may still answer that.
   bool candidate = timeline_pending_ == 0;
-  for (auto& [serial, p] : parties_) candidate = candidate && (p->exited || (p->idle && p->ready));
+  for (auto& [serial, p] : parties_)
+    candidate = candidate && (p->exited || (p->idle && p->ready && p->link && p->link->open()));
   if (!candidate) {
     wave_open_ = false;
     last_wave_.reset();

@@ -148,6 +148,8 @@ void PmixHost::stop() {
     PMIx_tool_finalize();
   }
   PmixUpcalls::active() = nullptr;
+  // PMIx has stopped: no answer comes any more for the calls it still held.
+  open_calls_.clear();
 }
 
 void PmixHost::on_event(int code, const Proc& source, InfoList payload, bool for_me) {
@@ -181,6 +183,7 @@ void PmixHost::on_lost(Proc who, bool from_launcher) {
   }
   auto tool = tools_.find(*from);
   if (tool == tools_.end()) return;
+  left_.erase(*from);  // whichever word comes first, the loss is heard once
   // A party's own identity can be lost twice over in 4.2.2: a server reports the loss of a
   // restarted scheduler's earlier connection again, a second later, under the identity its new
   // process has taken up (docs/pmix-compat.md). The emulation that runs the parties says which
@@ -196,11 +199,24 @@ void PmixHost::on_lost(Proc who, bool from_launcher) {
 }
 
 void PmixHost::peer_gone(Address peer) {
+  // A requestor gone before it was heard from may have called just before it went: PMIx reads
+  // its connection in order, but the launcher's word comes another way and can overtake the
+  // call. The loss is news once such a call has been taken (lost_after_its_calls), after it,
+  // as the simulator's link carries it.
+  if (auto it = tools_.find(peer); peer.kind == PartyKind::Requestor && (it == tools_.end() || !it->second.talked)) {
+    left_.insert(peer);
+    return;
+  }
   if (auto it = tools_.find(peer); it != tools_.end()) return on_lost(it->second.proc, true);
   if (attached_.erase(peer)) {
     if (primary_ == peer) primary_.reset();
     if (env_) env_->deliver(peer, PeerLost{peer});
   }
+}
+
+void PmixHost::lost_after_its_calls(Address from) {
+  if (!left_.erase(from)) return;
+  if (auto it = tools_.find(from); it != tools_.end()) on_lost(it->second.proc, true);
 }
 
 bool PmixHost::busy() const { return !held_.empty(); }

@@ -146,8 +146,8 @@ pmix_status_t PmixUpcalls::job_control(const pmix_proc_t* requestor, const pmix_
       if (auto* req = std::get_if<ConnectRequest>(&msg)) req->caller = caller;  // who declares is who connected
       h->heard_from(from);
       const auto* n = std::get_if<Notification>(&msg);
-      if (n && n->code == kToolReady) return;
-      h->carried_in(from, std::move(msg));
+      if (!n || n->code != kToolReady) h->carried_in(from, std::move(msg));
+      h->lost_after_its_calls(from);
     });
     return PMIX_SUCCESS;
   });
@@ -204,6 +204,11 @@ void PmixHost::carried_in(Address from, Message msg) {
 }
 
 void PmixHost::upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata) {
+  take_upcall(from, std::move(msg), kind, cbfunc, cbdata);
+  lost_after_its_calls(from);
+}
+
+void PmixHost::take_upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata) {
   const std::uint64_t id = next_id_++;
   heard_from(from);
   auto& tool = tools_[from];

@@ -5,14 +5,9 @@
 #include "pmixflow/emul/pmix_info.hpp"
 
 namespace pmixflow::emul {
-namespace {
 
-// How long a party waits for a server to take its connection, and for a scheduler the RM
-// found to attach back.
-constexpr int kAttachTimeoutS = 5;
-constexpr auto kHoldFor = std::chrono::seconds(5);
-
-// One call in flight: what the answer is for. Owned by PMIx between the call and its callback.
+// One call in flight: what the answer is for. PMIx holds its address between the call and its
+// callback; OpenCalls owns it.
 struct CallCtx {
   PmixHost* host;
   Address server;
@@ -23,15 +18,52 @@ struct CallCtx {
   PmixApps apps;
 };
 
-// The library saying the connection is gone, not the server answering.
-bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION; }
+OpenCalls::OpenCalls() = default;
+OpenCalls::~OpenCalls() = default;
+
+CallCtx* OpenCalls::open(std::unique_ptr<CallCtx> ctx) {
+  CallCtx* raw = ctx.get();
+  const std::lock_guard lock(mutex_);
+  calls_.emplace(raw, std::move(ctx));
+  return raw;
+}
+
+std::unique_ptr<CallCtx> OpenCalls::close(const void* cbdata) {
+  const std::lock_guard lock(mutex_);
+  auto node = calls_.extract(cbdata);
+  return node.empty() ? nullptr : std::move(node.mapped());
+}
+
+void OpenCalls::clear() {
+  const std::lock_guard lock(mutex_);
+  calls_.clear();
+}
+
+namespace {
+
+// How long a party waits for a server to take its connection, and for a scheduler the RM
+// found to attach back.
+constexpr int kAttachTimeoutS = 5;
+constexpr auto kHoldFor = std::chrono::seconds(5);
+
+// The library saying the connection is gone, not the server answering: a call in flight when it
+// goes is completed PMIX_ERR_COMM_FAILURE (the zero-byte reply of src/common/pmix_alloc.c,
+// pmix_control.c, pmix_session.c), one the library has not sent yet PMIX_ERR_LOST_CONNECTION.
+// No party of the flow answers either.
+bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION || rc == PMIX_ERR_COMM_FAILURE; }
 
 }  // namespace
 
 struct PmixReturns {
+  // The context of a call PMIx answers, taken from its host: none when the host has stopped.
+  static std::unique_ptr<CallCtx> answered(void* cbdata) {
+    PmixHost* h = PmixUpcalls::active();
+    return h ? h->open_calls_.close(cbdata) : nullptr;
+  }
   static void info(pmix_status_t rc, pmix_info_t* info, size_t ninfo, void* cbdata, pmix_release_cbfunc_t release,
                    void* release_data) {
-    std::unique_ptr<CallCtx> ctx(static_cast<CallCtx*>(cbdata));
+    std::unique_ptr<CallCtx> ctx = answered(cbdata);
+    if (!ctx) return;  // the host has stopped: nobody waits any more
     InfoList got;
     try {
       got = from_pmix(info, ninfo);
@@ -42,7 +74,8 @@ struct PmixReturns {
     deliver(std::move(ctx), rc, std::move(got), {});
   }
   static void spawned(pmix_status_t rc, char nspace[], void* cbdata) {
-    std::unique_ptr<CallCtx> ctx(static_cast<CallCtx*>(cbdata));
+    std::unique_ptr<CallCtx> ctx = answered(cbdata);
+    if (!ctx) return;
     deliver(std::move(ctx), rc, {}, nspace ? std::string(nspace) : std::string());
   }
   static void deliver(std::unique_ptr<CallCtx> ctx, pmix_status_t rc, InfoList info, std::string nspace) {
@@ -65,6 +98,43 @@ struct PmixReturns {
     h->loop_.post([h, server = ctx->server, msg = std::move(msg)]() mutable { h->returned(server, std::move(msg)); });
   }
 };
+
+namespace {
+
+// What PMIx is given for the call: kept in its context until the answer (PMIx may read it until
+// then). False for a message no call carries.
+bool load_call(const Message& msg, CallCtx& ctx) {
+  const auto with_corr = [](InfoList info, const std::string& corr) {
+    add_corr(info, corr);
+    return to_pmix(info);
+  };
+  if (const auto* a = std::get_if<AllocRequest>(&msg)) {
+    ctx.info = with_corr(a->info, a->corr);
+  } else if (const auto* s = std::get_if<SessionCtrlRequest>(&msg)) {
+    ctx.info = with_corr(s->directives, s->corr);
+  } else if (const auto* sp = std::get_if<SpawnRequest>(&msg)) {
+    ctx.info = with_corr(sp->job_info, sp->corr);
+    ctx.apps = to_pmix(std::span<const App>(sp->apps));
+  } else if (carried(msg)) {
+    ctx.info = to_pmix(to_carrier(msg));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+pmix_status_t issue_call(const Message& msg, CallCtx& ctx) {
+  pmix_info_t* info = ctx.info.data();
+  if (const auto* a = std::get_if<AllocRequest>(&msg))
+    return PMIx_Allocation_request_nb(to_pmix(a->directive), info, ctx.info.size(), &PmixReturns::info, &ctx);
+  if (const auto* s = std::get_if<SessionCtrlRequest>(&msg))
+    return pmixflow_Session_control_nb(s->session_id, info, ctx.info.size(), &PmixReturns::info, &ctx);
+  if (std::holds_alternative<SpawnRequest>(msg))
+    return PMIx_Spawn_nb(info, ctx.info.size(), ctx.apps.data(), ctx.apps.size(), &PmixReturns::spawned, &ctx);
+  return PMIx_Job_control_nb(nullptr, 0, info, ctx.info.size(), &PmixReturns::info, &ctx);
+}
+
+}  // namespace
 
 bool PmixHost::attach(Address server) {
   const ServerEntry* entry = directory_.server(server);
@@ -108,31 +178,13 @@ bool PmixHost::call(Address server, Message& msg) {
   }
   auto ctx = std::make_unique<CallCtx>(CallCtx{this, server, message_id(msg), kind_of(msg), {}, {}, {}});
   if (const std::string* corr = message_corr(msg)) ctx->corr = *corr;
-  pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
-  if (auto* a = std::get_if<AllocRequest>(&msg)) {
-    InfoList info = a->info;
-    add_corr(info, a->corr);
-    ctx->info = to_pmix(info);
-    rc = PMIx_Allocation_request_nb(to_pmix(a->directive), ctx->info.data(), ctx->info.size(), &PmixReturns::info,
-                                    ctx.get());
-  } else if (auto* s = std::get_if<SessionCtrlRequest>(&msg)) {
-    InfoList info = s->directives;
-    add_corr(info, s->corr);
-    ctx->info = to_pmix(info);
-    rc = pmixflow_Session_control_nb(s->session_id, ctx->info.data(), ctx->info.size(), &PmixReturns::info, ctx.get());
-  } else if (auto* sp = std::get_if<SpawnRequest>(&msg)) {
-    InfoList info = sp->job_info;
-    add_corr(info, sp->corr);
-    ctx->info = to_pmix(info);
-    ctx->apps = to_pmix(std::span<const App>(sp->apps));
-    rc = PMIx_Spawn_nb(ctx->info.data(), ctx->info.size(), ctx->apps.data(), ctx->apps.size(), &PmixReturns::spawned,
-                       ctx.get());
-  } else if (carried(msg)) {
-    ctx->info = to_pmix(to_carrier(msg));
-    rc = PMIx_Job_control_nb(nullptr, 0, ctx->info.data(), ctx->info.size(), &PmixReturns::info, ctx.get());
+  if (!load_call(msg, *ctx)) return false;
+  // Open before PMIx has it: its answer may come on PMIx's thread before the call returns.
+  CallCtx* open = open_calls_.open(std::move(ctx));
+  if (issue_call(msg, *open) != PMIX_SUCCESS) {
+    open_calls_.close(open);
+    return false;
   }
-  if (rc != PMIX_SUCCESS) return false;
-  ctx.release();  // PMIx owns it until the callback
   ++calls_in_flight_;
   ++calls_made_;
   return true;

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,25 @@
 namespace pmixflow::emul {
 
 class EmulEnv;
+struct CallCtx;  // pmix_host_tool.cpp
+
+// The contexts of this party's calls PMIx holds, by the pointer PMIx was given: the answer's
+// callback (on PMIx's thread) takes its context out; what is left when PMIx has stopped - calls
+// never answered, as a requestor's that exits with a call in flight - the host frees.
+class OpenCalls {
+ public:
+  OpenCalls();
+  ~OpenCalls();
+  OpenCalls(const OpenCalls&) = delete;
+  OpenCalls& operator=(const OpenCalls&) = delete;
+  CallCtx* open(std::unique_ptr<CallCtx> ctx);
+  std::unique_ptr<CallCtx> close(const void* cbdata);  // null when it is not (or no longer) open
+  void clear();
+
+ private:
+  std::mutex mutex_;
+  std::map<const void*, std::unique_ptr<CallCtx>> calls_;
+};
 
 struct PmixHostOptions {
   enum class Mode {
@@ -125,6 +145,10 @@ class PmixHost {
   bool push(Address tool, Message& msg);
   void heard_from(Address tool);
   void carried_in(Address from, Message msg);
+  void take_upcall(Address from, Message msg, Answer kind, void* cbfunc, void* cbdata);
+  // The loss of a requestor the launcher said was gone before it was heard from (peer_gone),
+  // once what it sent before it went has been taken.
+  void lost_after_its_calls(Address from);
   void complete(Pending p, Status status, const Message* with);
 
   // pmix_host_tool.cpp: attaching and calling
@@ -143,6 +167,7 @@ class PmixHost {
   std::string uri_;
   // On the loop's thread only.
   std::map<Address, Tool> tools_;
+  std::set<Address> left_;  // requestors gone, as their launcher says, before they were heard from
   std::map<std::uint64_t, Pending> pending_;
   std::uint64_t next_id_ = 1;
   std::map<Address, Attached> attached_;
@@ -152,6 +177,7 @@ class PmixHost {
   // refused if it is not in time.
   std::map<Address, std::vector<Message>> held_;
   std::size_t calls_in_flight_ = 0;
+  OpenCalls open_calls_;
   std::uint64_t calls_made_ = 0;
   std::vector<std::size_t> handlers_;  // event handler registrations, made again on each attach
   std::uint64_t pushes_ = 0;            // this party's pushes so far (their envelopes' seq)
