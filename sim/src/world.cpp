@@ -210,9 +210,9 @@ void World::serve(Party& p, std::size_t& cancelled) {
       receive.push_back(p.mailbox->get_async<Envelope>(&p.incoming));
     }
     const bool timer = sg4::Comm::wait_any_for(receive, p.env->next_delay()) < 0;
-    hold_while_stalled(p);
+    const bool held = hold_while_stalled(p);
     if (timer) {
-      p.env->fire_due();
+      p.env->fire_due(!held);
       if (!fired_.empty()) release_fired();
       if (p.transient && p.env->idle() && p.on_its_way == 0) {
         receive.front()->cancel();
@@ -378,6 +378,9 @@ void World::refuse_early(Party& p) {
 void World::go_down(Party& p) {
   if (!p.up) return;
   p.up = false;
+  // The process that was stalled is gone: the next one starts when planned, not when this one
+  // would have resumed (the emulator's new process was never stopped).
+  p.stalled_until = 0;
   p.env->clear_role_timers();
   refuse_early(p);
   log(p, ev::PartyDown{});

@@ -3,6 +3,8 @@
 // party's Env, and what the world keeps of each party.
 #pragma once
 
+#include <algorithm>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -64,7 +66,7 @@ class PartyEnv final : public Env {
   TimerId arm(double delay, std::function<void()> fn, bool system) {
     const TimerId id = next_id_++;
     heap_.push(Timer{now() + std::max(0.0, delay), id});
-    live_.emplace(id, Armed{std::move(fn), system});
+    live_.emplace(id, Armed{std::move(fn), system, now() + std::max(0.0, delay)});
     world_.work_added();
     return id;
   }
@@ -75,9 +77,10 @@ class PartyEnv final : public Env {
     return heap_.empty() ? -1.0 : std::max(0.0, heap_.top().when - now());
   }
 
-  // Fires the timer we waited for, then any other that is due at the same instant.
-  void fire_due() {
-    bool first = true;
+  // Fires the timer we waited for, then any other that is due at the same instant. After a stall
+  // (`waited_for` false) the clock has moved on: the timers due by now, and only those.
+  void fire_due(bool waited_for = true) {
+    bool first = waited_for;
     while (true) {
       drop_cancelled();
       if (heap_.empty() || (!first && heap_.top().when > now())) return;
@@ -85,6 +88,29 @@ class PartyEnv final : public Env {
       const TimerId id = heap_.top().id;
       heap_.pop();
       auto node = live_.extract(id);
+      world_.contain(party_, node.mapped().fn);
+      world_.work_done();
+    }
+  }
+
+  // When the next of the party's own up/down transitions is due; infinity when none is armed.
+  double next_transition() const {
+    double next = std::numeric_limits<double>::infinity();
+    for (const auto& [id, a] : live_)
+      if (a.system) next = std::min(next, a.when);
+    return next;
+  }
+
+  // Fires the up/down transitions due now, in time order, and no role timer: a stalled process
+  // handles nothing, but is detached (killed) at its time all the same.
+  void fire_transitions_due() {
+    std::vector<std::pair<double, TimerId>> due;
+    for (const auto& [id, a] : live_)
+      if (a.system && a.when <= now()) due.emplace_back(a.when, id);
+    std::sort(due.begin(), due.end());
+    for (const auto& [when, id] : due) {
+      auto node = live_.extract(id);
+      if (node.empty()) continue;
       world_.contain(party_, node.mapped().fn);
       world_.work_done();
     }
@@ -110,6 +136,7 @@ class PartyEnv final : public Env {
   struct Armed {
     std::function<void()> fn;
     bool system;
+    double when;
   };
   void drop_cancelled() {
     while (!heap_.empty() && !live_.count(heap_.top().id)) heap_.pop();

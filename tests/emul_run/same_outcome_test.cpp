@@ -37,9 +37,9 @@ const std::map<std::string, std::string> kNotEmulated{};
 // Fault scenarios the emulator runs too: each ends the same whichever way a real machine's
 // timings fall (a request on its way when the controller dies is answered PMIX_ERR_UNREACH
 // whether it reaches the scheduler before or after the scheduler learns its RM is gone).
-const std::vector<std::string> kEmulatedFaults{"faults/controller-dies-direct-after",
-                                               "faults/controller-dies-direct-on-its-way",
-                                               "faults/controller-dies-direct-queued"};
+const std::vector<std::string> kEmulatedFaults{
+    "faults/controller-dies-direct-after", "faults/controller-dies-direct-on-its-way",
+    "faults/controller-dies-direct-queued", "faults/scheduler-detached-while-stalled"};
 
 std::vector<std::string> scenarios() {
   std::vector<std::string> names;

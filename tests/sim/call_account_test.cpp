@@ -79,6 +79,44 @@ TEST(CallAccount, TheSchedulersOwnCallWhileItIsDetachedIsRefused) {
   std::filesystem::remove_all(dir);
 }
 
+// Found by the whole-run fuzzer (seed 1309): a stall while the scheduler was detached held its
+// next start back past a call of its own, which was then never made (exit 1, "never made").
+TEST(CallAccount, AStallWhileTheSchedulerIsDetachedIsRefused) {
+  const auto dir = scratch_dir("stall-detached");
+  const auto file =
+      scenario(dir, {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
+                     R"({"at":2.5,"op":"scheduler_stall","for":3})", R"({"at":4,"op":"scheduler_attach"})"});
+  const auto r = run_pmixflow({"sim", "--scenario", file.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': scheduler_stall at 2.5 s, while the scheduler is not running"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+// A scheduler stalled, then detached before it resumed: its next process starts when planned, not
+// when the stalled one would have resumed, and makes the calls planned for its life.
+TEST(CallAccount, ASchedulerDetachedWhileStalledStartsAgainUnstalled) {
+  const auto dir = scratch_dir("stalled-then-detached");
+  const auto file = scenario(
+      dir, {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_stall","for":5})", R"({"at":3,"op":"scheduler_detach"})",
+            R"({"at":4,"op":"scheduler_attach"})",
+            R"({"at":4.5,"op":"scheduler_session_control","session":1,"directives":{"PMIX_SESSION_PAUSE":true}})"});
+  const auto out = dir / "out";
+  const auto r = run_pmixflow({"sim", "--scenario", file.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(summary_of(out)["call_account"]["never_made"], 0);
+  double up_again = -1, scheduler_call = -1;
+  for (const auto& e : read_events(out / "events.jsonl")) {
+    const std::string ev = e.value("ev", "");
+    if (ev == "party.up" && e.value("who", "") == "scheduler" && e["t"].get<double>() > 0) up_again = e["t"];
+    if (ev == "call" && e.value("who", "") == "scheduler") scheduler_call = e["t"];
+  }
+  EXPECT_DOUBLE_EQ(up_again, 4);
+  EXPECT_DOUBLE_EQ(scheduler_call, 4.5);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CallAccount, ARequestorStartedAgainMakesTheCallsOfItsNewLife) {
   const auto dir = scratch_dir("restart");
   const auto file = scenario(dir, {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"),

@@ -143,7 +143,15 @@ void ScenarioGenerator::fault() {
     case 2:
       put(R"("op":"daemon_fail","node":")" + node() + "\"" + (repair.empty() ? "" : R"(,"restart_after":)" + repair));
       break;
-    case 3: put(R"("op":"scheduler_stall","for":)" + std::to_string(time(0.001, 3))); break;
+    case 3:
+      // Not at a time the scheduler is detached: there is no process to stall (refused at input).
+      if (!triggered) {
+        for (const auto& [from, to] : detached_)
+          if (at >= from && at <= to) return;
+        stalls_at_.push_back(at);
+      }
+      put(R"("op":"scheduler_stall","for":)" + std::to_string(time(0.001, 3)));
+      break;
     case 4: put(R"("op":"node_return","node":")" + node() + R"(")"); break;
     default: timed_fault(at);
   }
@@ -154,10 +162,14 @@ void ScenarioGenerator::timed_fault(double at) {
   switch (pick(3)) {
     case 0: requestor_exit(at); break;
     case 1: {
-      // Not across a call of the scheduler's own: a detached scheduler makes none (refused at input).
+      // Not across a call of the scheduler's own nor a timed stall: a detached scheduler makes no
+      // call and has no process to stall (both refused at input).
       const double back = at + time(0.001, 2);
       for (double t : scheduler_calls_at_)
         if (t >= at && t <= back) return;
+      for (double t : stalls_at_)
+        if (t >= at && t <= back) return;
+      detached_.emplace_back(at, back);
       line(at, R"("op":"scheduler_detach")");
       line(back, R"("op":"scheduler_attach")");
       break;

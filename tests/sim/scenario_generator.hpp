@@ -47,6 +47,8 @@ class ScenarioGenerator {
   std::map<std::string, std::vector<double>> calls_at_;  // each requestor's call times
   std::set<std::string> exited_;
   std::vector<double> scheduler_calls_at_;
+  std::vector<double> stalls_at_;                    // timed scheduler_stalls
+  std::vector<std::pair<double, double>> detached_;  // scheduler_detach .. scheduler_attach
   std::mt19937_64 rng_;
   std::string lines_;
   std::vector<std::string> requestors_{"a", "b", "c", "d"};

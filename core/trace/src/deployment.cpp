@@ -159,20 +159,24 @@ void lives(Deployment& d, const std::map<std::string, std::size_t>& index, const
 }
 
 // The scheduler's own calls are made by a running scheduler: one planned while it is detached
-// could never be made, and would go missing from the run's account of its calls.
+// could never be made, and would go missing from the run's account of its calls. Nor is there a
+// process to stall while it is detached: a stall at a time is refused then (one triggered by the
+// run stalls nothing when it finds no scheduler running, docs/flow.md).
 void check_scheduler_up(UpDown schedule, const Scenario& sc) {
   std::stable_sort(schedule.begin(), schedule.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first || (a.first == b.first && !a.second); });
-  for (const auto& a : sc.scheduler_actions) {
-    bool up = false;
-    for (const auto& [at, goes_up] : schedule)
-      if (at <= a.at) up = goes_up;
-    if (!up)
+  for (const auto& a : sc.scheduler_actions)
+    if (!life_at(schedule, a.at))
       throw InputError(sc.origin, a.line, "at",
                        "the scheduler makes this call at " + significant(a.at) +
                            " s, while it is not running: a scheduler that is not running makes no call "
                            "(a scheduler_attach before it starts it again)");
-  }
+  for (const auto& f : sc.faults)
+    if (f.fault == Fault::SchedulerStalls && !f.when && !life_at(schedule, f.at))
+      throw InputError(sc.origin, f.line, "at",
+                       "scheduler_stall at " + significant(f.at) +
+                           " s, while the scheduler is not running: there is no scheduler process to stall "
+                           "(a scheduler_attach before it starts it again)");
 }
 
 // Requestors in order of first appearance, each with its calls resolved on this machine: the
@@ -214,9 +218,7 @@ void random_failures(Deployment& d, const Workload& workload, const RunInputs& i
 
 }  // namespace
 
-std::optional<std::size_t> RequestorDeployment::life_at(double t) const {
-  // Every transition at or before t, in order: one at t itself has happened (an exit at t
-  // leaves no time for a call at t; a start at t makes it).
+std::optional<std::size_t> life_at(const UpDown& schedule, double t) {
   std::size_t ups = 0;
   bool up = false;
   for (const auto& [at, goes_up] : schedule) {
@@ -227,6 +229,8 @@ std::optional<std::size_t> RequestorDeployment::life_at(double t) const {
   if (!up) return std::nullopt;
   return ups - 1;
 }
+
+std::optional<std::size_t> RequestorDeployment::life_at(double t) const { return pmixflow::life_at(schedule, t); }
 
 namespace {
 

@@ -150,7 +150,7 @@ class World final : private FaultActions {
   void restart_daemon(NodeId node) override;
   void fail_next_start(NodeId node) override { failing_starts_.insert(node); }
   void stall_scheduler(double lasting) override;
-  void hold_while_stalled(const Party& p);
+  bool hold_while_stalled(Party& p);  // true when it was stalled
   void deliver_now(Party& to, Address from, Message msg);
   simgrid::s4u::Host* launcher_for(NodeId node, Party** parent);
   void record(const Party& p, const log::EventBuilder& e, std::uint64_t message = 0);

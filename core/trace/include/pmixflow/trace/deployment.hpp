@@ -23,6 +23,12 @@ namespace pmixflow {
 // When a party comes up (true) and goes down (false), in order; the first entry starts it.
 using UpDown = std::vector<std::pair<double, bool>>;
 
+// Which of a party's lives (0: the first process, 1: the one it was next started as, ...) is
+// running at time t, by its schedule in order; none while it is down. Every transition at or
+// before t has happened: a party that goes down at t does nothing at t, one that comes up at t
+// does.
+std::optional<std::size_t> life_at(const UpDown& schedule, double t);
+
 struct RequestorDeployment {
   std::string name;
   Proc identity;
