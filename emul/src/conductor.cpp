@@ -194,6 +194,7 @@ void Conductor::handle(Party& p, control::Bye&& f) {
   try {
     const auto stats = nlohmann::json::parse(f.stats_json);
     messages_ += stats.value("messages", std::uint64_t{0});
+    if (stats.contains("lateness")) lateness_.merge(Lateness::from_json(stats["lateness"]), p.name);
   } catch (const std::exception&) {
     failure_ = p.name + " said goodbye with counters the emulation cannot read";
   }

@@ -18,6 +18,7 @@
 #include "pmixflow/emul/control.hpp"
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/emulation.hpp"
+#include "pmixflow/emul/lateness.hpp"
 #include "pmixflow/emul/launcher.hpp"
 #include "pmixflow/emul/link.hpp"
 #include "pmixflow/emul/loop.hpp"
@@ -164,6 +165,7 @@ class Conductor final : private FaultActions {
   const RunInputs& inputs_;
   const Cluster& cluster_;
   const Deployment& deployment_;
+  Lateness lateness_;  // the parties' own counts, from their goodbyes
   log::EventLog& log_;
   RunDir dir_;
   RunClock clock_;

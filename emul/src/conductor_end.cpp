@@ -236,7 +236,8 @@ nlohmann::json Conductor::stats() const {
           {"messages", messages_},
           {"processes_started", parties_started_},
           {"daemons_started", daemons_started_},
-          {"events_late", merge_.late()}};
+          {"events_late", merge_.late()},
+          {"lateness", lateness_figures(lateness_, tightest_spacing(deployment_), clock_.speed)}};
 }
 
 }  // namespace pmixflow::emul

@@ -59,8 +59,10 @@ void EmulEnv::deliver(Address from, Message msg) {
 
 TimerId EmulEnv::after(double delay, std::function<void()> fn) {
   const TimerId id = next_timer_++;
-  const LoopTimer t = loop_.after(clock_.wall(delay), [this, id, fn = std::move(fn)] {
+  const double due = now() + std::max(0.0, delay);
+  const LoopTimer t = loop_.after(clock_.wall(delay), [this, id, due, fn = std::move(fn)] {
     timers_.erase(id);
+    lateness_.add(due, now() - due, "a timer of " + std::string(name_of(self_)));
     fn();
   });
   timers_.emplace(id, t);

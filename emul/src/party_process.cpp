@@ -66,7 +66,8 @@ int PartyProcess::run() {
   // Said before PMIx finalizes: a finalize that hangs and is cut short below is a party that was
   // leaving, not one that died in the flow.
   if (status_ == 0) {
-    const nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
+    nlohmann::json stats{{"messages", env_ ? env_->messages_sent() : 0}};
+    if (env_) stats["lateness"] = env_->lateness().to_json();
     send(control::Bye{stats.dump()});
   }
   // PMIx's finalize talks to servers that may be gone: it gets a few seconds, then the process
@@ -145,6 +146,7 @@ void PartyProcess::build_role() {
       auto runner =
           std::make_unique<RealProcesses>(loop_, clock_, spec_->payload, machine_->cluster().node(a.index).name);
       runner_ = runner.get();
+      runner->count_lateness_in(env_->lateness());
       role_ = std::make_unique<Daemon>(*env_, a.index, std::move(runner));
       break;
     }

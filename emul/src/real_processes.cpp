@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -209,6 +210,7 @@ std::optional<std::string> RealProcesses::spawn_app(const LocalLaunch& launch, c
   const AppBehaviour b = app_behaviour(local.app);
   // end_time, not now + runtime: PMIXFLOW_TICK ends the processes on the run clock's tick, as
   // the simulator's runner ends them.
+  job.due = std::max(job.due, end_time(b, now));
   Exec exec = exec_of(local.app, b, end_time(b, now) - now);
   put_env(exec.env, "PMIX_NAMESPACE=" + launch.nspace);
   for (std::uint32_t i = 0; i < local.procs; ++i) {
@@ -272,6 +274,8 @@ void RealProcesses::on_child_end(const std::string& nspace, std::size_t index) {
   const ProcessExit exit = exit_of(info);
   if (!job.failure && (exit.code != 0 || exit.signal != 0)) job.failure = exit;
   if (job.running > 0) return;
+  if (lateness_ && !job.failure && !job.signalled && job.due >= 0)
+    lateness_->add(job.due, clock_.now() - job.due, "the end of job " + nspace);
   ProcessEvents& events = *job.events;
   const std::string ended = nspace;  // `nspace` lives in the watch being erased
   const ProcessExit how = job.failure.value_or(ProcessExit{});
@@ -284,6 +288,7 @@ void RealProcesses::signal(const std::string& nspace, int signal) {
   if (it == jobs_.end()) return;
   // The group: every process of the job, and whatever they started themselves.
   ::kill(-it->second.pgid, signal);
+  it->second.signalled = true;
   if (signal == SIGSTOP) it->second.stopped = true;
   if (signal == SIGCONT) it->second.stopped = false;
 }
@@ -296,7 +301,9 @@ std::size_t RealProcesses::jobs_going() const {
 
 void RealProcesses::kill(const std::string& nspace) {
   auto it = jobs_.find(nspace);
-  if (it != jobs_.end()) kill_all(it->second);
+  if (it == jobs_.end()) return;
+  it->second.signalled = true;
+  kill_all(it->second);
 }
 
 void RealProcesses::kill_all(Job& job) {

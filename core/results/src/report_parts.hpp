@@ -18,10 +18,10 @@
 namespace pmixflow::report_detail {
 
 // Every call's answer against what the scenario expected of it.
+// The expectations a run was held to and those that failed. How many calls were answered,
+// abandoned or never answered is CallAccount's to say, once.
 struct Expectations {
   std::size_t checked = 0;
-  std::size_t unanswered = 0;
-  std::size_t abandoned = 0;  // unanswered because the requestor exited first: not a failure
   nlohmann::json failures = nlohmann::json::array();
 };
 Expectations check_expectations(const CallLedger& calls);

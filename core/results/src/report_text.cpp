@@ -154,6 +154,27 @@ void run_line(std::ostream& out, const Pieces& p) {
     out << "  the log is cut: what follows is what it holds; policy " << p.run.policy << "\n";
 }
 
+// How late the emulation's parties acted against scenario time, and, when that exceeded the room
+// the scenario leaves, a warning naming the first action beyond it and a faithful speed.
+void lateness_lines(std::ostream& out, const Pieces& p) {
+  if (!p.end || !p.end->stats.contains("lateness")) return;
+  const nlohmann::json& l = p.end->stats["lateness"];
+  const auto seconds = [&](const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? human_duration(j[key].get<double>()) : std::string("?");
+  };
+  if (l.value("actions", 0) == 0) return;
+  out << "  late against scenario time: p50 " << seconds(l, "p50_s") << ", p90 " << seconds(l, "p90_s") << ", max "
+      << seconds(l, "max_s") << " ("
+      << counted(l["actions"].get<std::uint64_t>(), "timer or job end", "timers and job ends") << ")\n";
+  if (!l.contains("first_beyond")) return;
+  const nlohmann::json& f = l["first_beyond"];
+  out << "  WARNING: the emulation could not keep its clock: up to " << seconds(l, "max_s")
+      << " late, more than the scenario leaves (" << l.value("allowed_by", std::string()) << "); first "
+      << f.value("what", std::string()) << " due at " << seconds(f, "due_s") << ", " << seconds(f, "late_s")
+      << " late. Its outcomes may differ from the simulator's: --speed " << significant(l.value("faithful_speed", 0.0))
+      << " or slower would keep it within\n";
+}
+
 // Every call in one class (call_account.hpp): "calls: 9 planned: 8 answered, 1 abandoned (its
 // requestor exited)". A class with none is left out, but the answered.
 void account_line(std::ostream& out, const CallAccount& a) {
@@ -173,10 +194,10 @@ void account_line(std::ostream& out, const CallAccount& a) {
 }
 
 // Said when the run had something to check, or a call went unanswered: a trace has nothing.
-void expectations_line(std::ostream& out, const Expectations& e) {
+void expectations_line(std::ostream& out, const Expectations& e, const CallAccount& a) {
   if (e.checked == 0 && e.failures.empty()) return;
   out << "  expectations: " << grouped(e.checked) << " checked, " << grouped(e.failures.size()) << " failed";
-  if (e.unanswered) out << " (" << counted(e.unanswered, "call") << " never answered)";
+  if (a.never_answered) out << " (" << counted(a.never_answered, "call") << " never answered)";
   out << "\n";
 }
 
@@ -198,6 +219,7 @@ std::string summary_text(const Pieces& p) {
   if (p.run.total_slots() > 0)
     out << "  resources (jobs.csv): slots 0-" << p.run.total_slots() - 1 << ", node by node in the machine's order\n";
   run_line(out, p);
+  lateness_lines(out, p);
   if (!p.run.trace.empty()) {
     jobs_lines(out, p);
     estimates_line(out, p);
@@ -209,7 +231,7 @@ std::string summary_text(const Pieces& p) {
   failure_line(out, p.failures);
   account_line(out, p.account);
   unnamed_line(out, p);
-  expectations_line(out, p.expectations);
+  expectations_line(out, p.expectations, p.account);
   return out.str();
 }
 

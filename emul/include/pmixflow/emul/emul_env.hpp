@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmixflow/emul/directory.hpp"
+#include "pmixflow/emul/lateness.hpp"
 #include "pmixflow/emul/loop.hpp"
 #include "pmixflow/emul/run_clock.hpp"
 #include "pmixflow/log/sink.hpp"
@@ -68,6 +69,8 @@ class EmulEnv final : public Env {
   // the loop, never inside the call that caused it.
   void notice(Address from, Message msg);
   std::size_t timers_armed() const { return timers_.size(); }
+  // How late this party's timers fired against scenario time (and, in a daemon, its jobs ended).
+  Lateness& lateness() { return lateness_; }
   std::uint64_t messages_sent() const { return sent_; }
   std::uint64_t messages_handled() const { return handled_; }
   // The time every event this party logs from now on is stamped at or after: its clock, which
@@ -90,6 +93,7 @@ class EmulEnv final : public Env {
   double last_stamp_ = 0;
   bool started_ = false;
   std::vector<std::pair<Address, Message>> early_;
+  Lateness lateness_;
 };
 
 }  // namespace pmixflow::emul

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pmixflow/emul/lateness.hpp"
 #include "pmixflow/emul/loop.hpp"
 #include "pmixflow/emul/run_clock.hpp"
 #include "pmixflow/roles/process_runner.hpp"
@@ -42,6 +43,10 @@ class RealProcesses final : public ProcessRunner {
   void launch(const LocalLaunch& launch, ProcessEvents& events) override;
   void signal(const std::string& nspace, int signal) override;
   void kill(const std::string& nspace) override;
+
+  // Where it counts how late each job's processes were seen to end, against the end its run time
+  // planned (jobs nobody signalled, that ended well): `lateness` must outlive the runner.
+  void count_lateness_in(Lateness& lateness) { lateness_ = &lateness; }
 
   // Jobs with processes still running here.
   std::size_t jobs() const { return jobs_.size(); }
@@ -81,6 +86,8 @@ class RealProcesses final : public ProcessRunner {
     std::size_t running = 0;             // not yet reaped
     bool stopped = false;                // sent SIGSTOP and no SIGCONT since
     std::optional<ProcessExit> failure;  // of the first to end that did not exit 0
+    double due = -1;                     // when its processes are to end on their own
+    bool signalled = false;              // its end is someone else's doing, not its run time's
   };
 
   struct Exec;
@@ -100,6 +107,7 @@ class RealProcesses final : public ProcessRunner {
   std::string payload_;
   std::string node_name_;
   std::unordered_map<std::string, Job> jobs_;
+  Lateness* lateness_ = nullptr;
 };
 
 }  // namespace pmixflow::emul
