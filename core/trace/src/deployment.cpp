@@ -292,6 +292,9 @@ Deployment deploy(const Workload& workload, const RunInputs& in, const Cluster& 
   if (sc.scheduler_start) d.scheduler_schedule.emplace_back(*sc.scheduler_start, true);
   for (const auto& t : sc.scheduler_transitions) d.scheduler_schedule.emplace_back(t.at, t.up);
   check_scheduler_up(d.scheduler_schedule, sc);
+  for (const auto& [at, up] : d.scheduler_schedule)
+    if (up) d.scheduler.planned_starts.push_back(at);
+  std::sort(d.scheduler.planned_starts.begin(), d.scheduler.planned_starts.end());
   for (const auto& fault : sc.faults) {
     FaultAt f{fault.at, fault.when, fault.fault, 0, fault.lasting};
     if (!fault.when) d.last_call = std::max(d.last_call, fault.at);

@@ -1,4 +1,6 @@
 // The calls a scenario makes the scheduler place itself (roles/scheduler/script.hpp).
+#include <algorithm>
+
 #include "pmixflow/roles/requestor.hpp"
 #include "pmixflow/roles/scheduler.hpp"
 
@@ -14,10 +16,16 @@ std::string what_of(const ScriptedCall& s) {
 
 void Scheduler::arm_script() {
   // A restarted scheduler is a new process: what the scenario gave it for later still holds,
-  // what it did before its restart is not done again.
+  // what it did before its restart is not done again. Its life began when planned, whenever its
+  // process came up: a call of this life already due is made now, late (a scheduler's calls are
+  // refused at input in a time it is planned down, so each belongs to one life).
+  const double now = env_.now();
+  double life_began = now;
+  for (double start : config_.planned_starts)
+    if (start <= now) life_began = start;
   for (std::size_t i = 0; i < config_.script.size(); ++i)
-    if (config_.script[i].at >= env_.now())
-      env_.after(config_.script[i].at - env_.now(), [this, i] { place_scripted(i); });
+    if (config_.script[i].at >= life_began)
+      env_.after(std::max(0.0, config_.script[i].at - now), [this, i] { place_scripted(i); });
 }
 
 void Scheduler::place_scripted(std::size_t index) {

@@ -50,6 +50,10 @@ struct SchedulerConfig {
   // as a scheduler that grants without PMIx_Session_control would.
   bool instantiates = true;
   std::vector<ScriptedCall> script;  // calls a scenario makes it place itself (script.cpp)
+  // When each of its lives is planned to start, in order (the scenario's scheduler start and
+  // scheduler_attach lines). A process that comes up later than planned (a slow start) makes the
+  // calls of its life late, not never; empty: each life's calls are those still to come.
+  std::vector<double> planned_starts;
 };
 
 // What a scheduler keeps across its own restart, as a real one keeps it in its saved state
