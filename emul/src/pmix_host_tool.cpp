@@ -24,14 +24,26 @@ OpenCalls::~OpenCalls() = default;
 CallCtx* OpenCalls::open(std::unique_ptr<CallCtx> ctx) {
   CallCtx* raw = ctx.get();
   const std::lock_guard lock(mutex_);
-  calls_.emplace(raw, std::move(ctx));
+  calls_.emplace(raw, Open{std::shared_ptr<CallCtx>(std::move(ctx)), false});
   return raw;
 }
 
-std::unique_ptr<CallCtx> OpenCalls::close(const void* cbdata) {
+std::shared_ptr<CallCtx> OpenCalls::answer(const void* cbdata, bool may_come_again) {
   const std::lock_guard lock(mutex_);
-  auto node = calls_.extract(cbdata);
-  return node.empty() ? nullptr : std::move(node.mapped());
+  auto it = calls_.find(cbdata);
+  if (it == calls_.end() || it->second.answered) return nullptr;
+  if (may_come_again) {
+    it->second.answered = true;
+    return it->second.ctx;
+  }
+  auto ctx = std::move(it->second.ctx);
+  calls_.erase(it);
+  return ctx;
+}
+
+void OpenCalls::forget(const void* cbdata) {
+  const std::lock_guard lock(mutex_);
+  calls_.erase(cbdata);
 }
 
 void OpenCalls::clear() {
@@ -55,15 +67,19 @@ bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION || rc == PMI
 }  // namespace
 
 struct PmixReturns {
-  // The context of a call PMIx answers, taken from its host: none when the host has stopped.
-  static std::unique_ptr<CallCtx> answered(void* cbdata) {
+  // The context of a call PMIx answers, taken from its host: none when the host has stopped, or
+  // for a second completion of a call already answered.
+  static std::shared_ptr<CallCtx> answered(void* cbdata, pmix_status_t rc) {
     PmixHost* h = PmixUpcalls::active();
-    return h ? h->open_calls_.close(cbdata) : nullptr;
+    return h ? h->open_calls_.answer(cbdata, lost(rc)) : nullptr;
   }
   static void info(pmix_status_t rc, pmix_info_t* info, size_t ninfo, void* cbdata, pmix_release_cbfunc_t release,
                    void* release_data) {
-    std::unique_ptr<CallCtx> ctx = answered(cbdata);
-    if (!ctx) return;  // the host has stopped: nobody waits any more
+    std::shared_ptr<CallCtx> ctx = answered(cbdata, rc);
+    if (!ctx) {  // the host has stopped, or the call was answered already
+      if (release) release(release_data);
+      return;
+    }
     InfoList got;
     try {
       got = from_pmix(info, ninfo);
@@ -74,11 +90,11 @@ struct PmixReturns {
     deliver(std::move(ctx), rc, std::move(got), {});
   }
   static void spawned(pmix_status_t rc, char nspace[], void* cbdata) {
-    std::unique_ptr<CallCtx> ctx = answered(cbdata);
+    std::shared_ptr<CallCtx> ctx = answered(cbdata, rc);
     if (!ctx) return;
     deliver(std::move(ctx), rc, {}, nspace ? std::string(nspace) : std::string());
   }
-  static void deliver(std::unique_ptr<CallCtx> ctx, pmix_status_t rc, InfoList info, std::string nspace) {
+  static void deliver(std::shared_ptr<CallCtx> ctx, pmix_status_t rc, InfoList info, std::string nspace) {
     PmixHost* h = PmixUpcalls::active();
     if (!h || h != ctx->host) return;  // the host has stopped: nobody waits any more
     Message msg;
@@ -182,7 +198,7 @@ bool PmixHost::call(Address server, Message& msg) {
   // Open before PMIx has it: its answer may come on PMIx's thread before the call returns.
   CallCtx* open = open_calls_.open(std::move(ctx));
   if (issue_call(msg, *open) != PMIX_SUCCESS) {
-    open_calls_.close(open);
+    open_calls_.forget(open);
     return false;
   }
   ++calls_in_flight_;

@@ -38,8 +38,12 @@ class EmulEnv;
 struct CallCtx;  // pmix_host_tool.cpp
 
 // The contexts of this party's calls PMIx holds, by the pointer PMIx was given: the answer's
-// callback (on PMIx's thread) takes its context out; what is left when PMIx has stopped - calls
-// never answered, as a requestor's that exits with a call in flight - the host frees.
+// callback (on PMIx's thread) takes its context; what is left when PMIx has stopped - calls
+// never answered, as a requestor's that exits with a call in flight - the host frees. 4.2.2 may
+// complete one job control twice (PMIX_ERR_COMM_FAILURE as the connection goes, then a reply that
+// was on its way: docs/pmix-compat.md): a call failed that way stays, answered, until clear(), so
+// that a second completion finds it and is dropped - never freed memory, nor another call made
+// since at the same address.
 class OpenCalls {
  public:
   OpenCalls();
@@ -47,12 +51,18 @@ class OpenCalls {
   OpenCalls(const OpenCalls&) = delete;
   OpenCalls& operator=(const OpenCalls&) = delete;
   CallCtx* open(std::unique_ptr<CallCtx> ctx);
-  std::unique_ptr<CallCtx> close(const void* cbdata);  // null when it is not (or no longer) open
+  // The call completed, once: null when it is not open (answered already, or never opened here).
+  std::shared_ptr<CallCtx> answer(const void* cbdata, bool may_come_again);
+  void forget(const void* cbdata);  // a call PMIx never took
   void clear();
 
  private:
+  struct Open {
+    std::shared_ptr<CallCtx> ctx;
+    bool answered = false;
+  };
   std::mutex mutex_;
-  std::map<const void*, std::unique_ptr<CallCtx>> calls_;
+  std::map<const void*, Open> calls_;
 };
 
 struct PmixHostOptions {
