@@ -53,7 +53,7 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 // directory among them).
 std::vector<std::string> leftover_breaches(const EmulRun& run) {
   std::vector<pid_t> left = processes_with_env(run.tmp().string());
-  for (int i = 0; i < 250 && !left.empty(); ++i) {
+  for (int i = 0; i < 500 && !left.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     left = processes_with_env(run.tmp().string());
   }
@@ -77,7 +77,7 @@ std::vector<std::string> run_seed_emulation(std::uint64_t seed, const fs::path& 
   FaultInjector injector(run, seed);
   const bool struck = injector.strike(kHarnessWindowWall, std::chrono::seconds(120));
   const auto code = run.wait(std::chrono::seconds(360));
-  r = FaultedRun{code.value_or(-1), run.err(), run.out(), kHarnessSpeed, injector.actions()};
+  r = FaultedRun{code.value_or(-1), run.err(), run.out(), scenario, kHarnessSpeed, injector.actions()};
   std::vector<std::string> b =
       code ? fault_breaches(r, notes) : std::vector<std::string>{"it did not end within 360 s"};
   if (!struck && code == 0) b.push_back("it ended with exit 0 before its clock started");

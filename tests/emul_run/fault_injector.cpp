@@ -38,11 +38,16 @@ bool FaultInjector::wait_for_clock(std::chrono::seconds limit) {
     return std::count(log.begin(), log.end(), '\n') >= 2;
   };
   const auto deadline = Clock::now() + limit;
+  auto looked = Clock::now();
   while (Clock::now() < deadline && running()) {
     if (started()) {
+      // It started between the last look and this one: a harness kept off the CPU in between
+      // knows the start only that well, and widens each signal's moment by as much.
       started_ = Clock::now();
+      slack_s_ = std::chrono::duration<double>(started_ - looked).count();
       return true;
     }
+    looked = Clock::now();
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
@@ -80,7 +85,7 @@ void FaultInjector::blow() {
   const pid_t pid = pids[static_cast<std::size_t>(pick_party * 1e6) % pids.size()];
   a.from_s = since_start();
   a.delivered = ::kill(pid, a.signal) == 0;
-  a.to_s = since_start();
+  a.to_s = since_start() + slack_s_;
   if (blow == Blow::StopCont && a.delivered) {
     std::this_thread::sleep_for(std::chrono::duration<double>(pause));
     ::kill(pid, SIGCONT);

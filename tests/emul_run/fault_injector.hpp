@@ -27,8 +27,8 @@ struct Action {
   int signal = 0;          // SIGKILL, SIGTERM or SIGSTOP
   bool delivered = false;  // kill(2) found the process
   bool alone = true;       // the only process of that name: no predecessor or successor beside it
-  // When it was sent, in the run's seconds since its clock started: between these two, give or
-  // take how late the harness saw the clock start.
+  // When it was sent, in wall seconds since the run's clock started: between these two (the
+  // later one widened by how well the harness knows when the clock started).
   double from_s = 0;
   double to_s = 0;
   double paused_s = 0;  // SIGSTOP to SIGCONT, wall seconds
@@ -61,6 +61,7 @@ class FaultInjector {
   EmulRun& run_;
   std::mt19937_64 rng_;
   Clock::time_point started_;
+  double slack_s_ = 0;
   std::vector<Action> actions_;
 };
 

@@ -6,9 +6,13 @@
 //     jobs.csv or summary.json beside it;
 //   - exit 0 or 1: the finished run's invariants (run_invariants.hpp: every call accounted for
 //     once, none answered twice, every session complete once, the log whole and in order) - so
-//     a party stopped and continued never ends the run quiescent with work in flight - and no
+//     a party stopped and continued never ends the run quiescent with work in flight; a run
+//     found stuck (`stalled: X waits for N answers`) leaves unanswered exactly the calls it
+//     names, where the simulator's would end quiescent with them held at the scheduler - and no
 //     party the harness killed while it was surely in the flow (up well before the kill, no
-//     planned end near it, the run not ending) went unnoticed.
+//     planned end near it, the run not ending) went unnoticed. One exception, said as a note: a
+//     call never made (exit 1) by a party the harness stopped - its timer held past the party's
+//     planned end (a scheduler_detach, say) - is what the stop did, and the run says so.
 #pragma once
 
 #include <filesystem>
@@ -23,6 +27,7 @@ struct FaultedRun {
   int exit_code = -1;
   std::string err;  // what the emulation said on its terminal
   std::filesystem::path out;
+  std::filesystem::path scenario;
   double speed = 1;
   std::vector<Action> actions;
 };

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "fault_verdict.hpp"
 #include "scenario_generator.hpp"
 
@@ -17,6 +19,7 @@ namespace pmixflow::test {
 namespace {
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 // Seed 3's scenario: the controller, the scheduler and the requestors up from 0, daemon:n05
 // never (its start fails), the run quiescent at 11.2 s.
@@ -36,7 +39,7 @@ class FaultVerdict : public ::testing::Test {
   FaultedRun hit(const std::string& party, Blow blow, double at, int exit_code, const std::string& err = "") const {
     Action a{blow, party, blow == Blow::Kill ? SIGKILL : blow == Blow::Term ? SIGTERM : SIGSTOP, true};
     a.from_s = a.to_s = at;
-    return FaultedRun{exit_code, err, out(), 1.0, {a}};
+    return FaultedRun{exit_code, err, out(), dir_ / "scenario.jsonl", 1.0, {a}};
   }
 
   fs::path dir_;
@@ -80,6 +83,45 @@ TEST_F(FaultVerdict, ACutRunMustNameAPartyTheHarnessKilledAndLookCut) {
   fs::remove(out() / "jobs.csv");
   const auto cut = fault_breaches(hit("scheduler", Blow::Kill, 2.0, 3, said), notes);
   EXPECT_TRUE(cut.empty()) << cut.front();
+}
+
+// The run made to end `stalled: WHO waits for N answers` (the emulation's end when nothing can
+// move but calls wait), with one more of requestor:a's answers taken out of its log and its
+// account when `drop`.
+void stall(const fs::path& out, const std::string& waits, bool drop) {
+  std::vector<nlohmann::ordered_json> events;  // the reader wants its keys in order
+  std::ifstream in(out / "events.jsonl");
+  bool dropped = !drop;
+  for (std::string line; std::getline(in, line);) {
+    auto e = nlohmann::ordered_json::parse(line);
+    if (!dropped && e.value("ev", "") == "answer" && e.value("who", "") == "requestor:a") {
+      dropped = true;
+      continue;
+    }
+    if (e.value("ev", "") == "log.end") e["end"] = "stalled: " + waits;
+    events.push_back(e);
+  }
+  in.close();
+  std::ofstream log(out / "events.jsonl");
+  for (const auto& e : events) log << e.dump() << "\n";
+  if (!drop) return;
+  json summary = json::parse(slurp(out / "summary.json"));
+  summary["call_account"]["answered"] = summary["call_account"]["answered"].get<int>() - 1;
+  summary["call_account"]["never_answered"] = summary["call_account"]["never_answered"].get<int>() + 1;
+  std::ofstream(out / "summary.json") << summary.dump();
+}
+
+TEST_F(FaultVerdict, AStalledRunLeavesUnansweredExactlyTheCallsItSaysWait) {
+  std::vector<std::string> notes;
+  stall(out(), "requestor:a waits for 1 answer", true);
+  const auto held = fault_breaches(hit("scheduler", Blow::StopCont, 2.0, 1), notes);
+  EXPECT_TRUE(held.empty()) << held.front();
+  // The stalled end says more waits than the log leaves unanswered (or the other way round: a
+  // call answered after the run was found stuck).
+  stall(out(), "requestor:a waits for 2 answers", false);
+  const auto found = fault_breaches(hit("scheduler", Blow::StopCont, 2.0, 1), notes);
+  ASSERT_FALSE(found.empty());
+  EXPECT_NE(found.back().find("other calls are left unanswered"), std::string::npos) << found.back();
 }
 
 TEST_F(FaultVerdict, OnlyTheDocumentedStatusesAreAllowed) {
