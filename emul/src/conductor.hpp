@@ -191,6 +191,7 @@ class Conductor final : private FaultActions {
   std::map<std::string, std::string> open_calls_;  // corr -> requestor, from the events
   LoopTimer quiet_check_ = 0;
   Ending ending_ = Ending::Running;
+  double settled_at_ = 0;  // when the flow was found over (quiet or stalled), in scenario time
   std::string failure_;
   std::uint64_t daemons_started_ = 0;
   std::uint64_t messages_ = 0;

@@ -185,6 +185,7 @@ void Conductor::interrupt(const std::string& why) {
 
 void Conductor::finish(Ending how, const std::string& why) {
   ending_ = how;
+  if (how == Ending::Quiet || how == Ending::Stalled) settled_at_ = clock_.now();
   if (!why.empty() && failure_.empty()) failure_ = why;
   // Quiet: each party finishes its PMIx (rendezvous files go) and exits. Otherwise the flow is
   // cut where it stands.

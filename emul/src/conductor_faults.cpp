@@ -28,6 +28,10 @@ void Conductor::arm_faults() {
 }
 
 void Conductor::record(log::DecodedEvent e) {
+  // Once the flow is found over, what the parties do as they are stopped is not the flow's: a
+  // controller answering PMIX_ERR_UNREACH as its scheduler goes would answer a call the run has
+  // already said waits (stalled), and be counted answered.
+  if ((ending_ == Ending::Quiet || ending_ == Ending::Stalled) && e.view().t > settled_at_) return;
   if (triggers_) triggers_->event(e.view());
   note_calls(e.view());
   merge_.add(std::move(e));

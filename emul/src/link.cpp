@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -127,7 +128,7 @@ FrameLink::~FrameLink() {
 }
 
 bool FrameLink::hold(std::string_view frame) {
-  if (!open()) return false;
+  if (!open() || peer_gone_) return false;
   const auto n = static_cast<std::uint32_t>(frame.size());
   for (int i = 0; i < 4; ++i) held_.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
   held_.append(frame);
@@ -135,7 +136,7 @@ bool FrameLink::hold(std::string_view frame) {
 }
 
 void FrameLink::release() {
-  if (held_.empty() || !open()) return;
+  if (held_.empty() || !open() || peer_gone_) return;
   const bool was_idle = out_.empty();
   out_.push_back(std::exchange(held_, {}));
   if (was_idle) write_queued();
@@ -144,7 +145,7 @@ void FrameLink::release() {
 bool FrameLink::send(std::string_view frame) {
   if (!hold(frame)) return false;
   release();
-  return open();
+  return open() && !peer_gone_;
 }
 
 void FrameLink::write_queued() {
@@ -155,6 +156,16 @@ void FrameLink::write_queued() {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {
         loop_.on_writable(watch_, [this] { writable(); });
+        return;
+      }
+      // The peer has gone, and what it said before it went may still be unread - a party's
+      // goodbye, say, which tells a party that left from one that died: it is read first, and
+      // the end of the line closes the link as any other.
+      if (int unread = 0; ::ioctl(fd_.get(), FIONREAD, &unread) == 0 && unread > 0) {
+        peer_gone_ = true;
+        out_.clear();
+        out_offset_ = 0;
+        loop_.on_writable(watch_, nullptr);
         return;
       }
       return fail(std::string("write: ") + std::strerror(errno));
@@ -194,7 +205,8 @@ void FrameLink::readable() {
     in_.append(buf, static_cast<std::size_t>(n));
     while (open() && in_.size() >= 4) {
       const std::uint32_t len = read_length(in_);
-      if (len > kMaxFrame) return fail("a frame of " + std::to_string(len) + " bytes (the peer is not speaking pmixflow)");
+      if (len > kMaxFrame)
+        return fail("a frame of " + std::to_string(len) + " bytes (the peer is not speaking pmixflow)");
       if (in_.size() < 4 + std::size_t{len}) break;
       std::string frame = in_.substr(4, len);
       in_.erase(0, 4 + std::size_t{len});

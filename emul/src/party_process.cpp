@@ -236,13 +236,16 @@ void PartyProcess::handle(control::Stop&&) { finish(0); }
 
 void PartyProcess::handle(control::Probe&& f) {
   // Sent at once: the events held go ahead of it on the line, and its clock promises the rest.
-  control::State s{f.wave, false, 0, 0, 0, clock_.now()};
+  control::State s{f.wave, false, 0, 0, 0, 0.0};
   if (env_) {
     s.idle = idle_now();
     s.sent = env_->messages_sent();
     s.handled = env_->messages_handled();
     s.calls = calls_waiting();
-    s.clock = env_->clock_floor();
+    // Before its go a party logs nothing, and its clock may not be the run's yet (one started
+    // ahead of the clock counts from no epoch at all): it promises nothing. A promise from that
+    // clock, far in the future, let the log be written past what it logged once it went.
+    s.clock = going_ ? env_->clock_floor() : 0;
   }
   send(s);
 }

@@ -282,6 +282,31 @@ TEST(FrameLink, FlushWritesTheQueueToAPeerReadingElsewhere) {
   EXPECT_EQ(total, big.size() + 4);
 }
 
+// A peer that said goodbye and went, leaving what we sent it unread: our next write finds it gone,
+// and its goodbye is read before the link closes (the emulation told a party that left from one
+// that died by that goodbye; it was lost when a write to the party raced its exit).
+TEST(FrameLink, APeerThatWentIsReadToTheEndWhenAWriteFindsItGone) {
+  Loop loop;
+  auto [ours, theirs] = socket_pair();
+  Seen seen;
+  FrameLink link(
+      loop, std::move(ours), [&](std::string&& f) { seen.frames.push_back(std::move(f)); },
+      [&](const std::string& why) {
+        seen.closes.push_back(why);
+        loop.stop();
+      });
+  ASSERT_TRUE(link.send("never read"));
+  const std::string goodbye = std::string("\x07\0\0\0", 4) + "goodbye";
+  ASSERT_EQ(::send(theirs.get(), goodbye.data(), goodbye.size(), 0), static_cast<ssize_t>(goodbye.size()));
+  theirs.reset();
+  EXPECT_FALSE(link.send("to a peer gone"));
+  fail_after(loop, "the close");
+  loop.run();
+  EXPECT_EQ(seen.frames, std::vector<std::string>{"goodbye"});
+  EXPECT_EQ(seen.closes.size(), 1u);
+  EXPECT_FALSE(link.open());
+}
+
 TEST(FrameLink, FlushGivesUpAfterItsTimeoutWhenNobodyReads) {
   Loop loop;
   auto [ours, theirs] = socket_pair();

@@ -18,54 +18,26 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "pmixflow/results/invariants.hpp"
 #include "pmixflow_run.hpp"
+#include "run_invariants.hpp"
 #include "scenario_generator.hpp"
 
 namespace pmixflow::test {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-// What summary.json's call account breaks: one sentence each.
-std::vector<std::string> account_breaches(const fs::path& summary_file, int exit_code) {
-  std::ifstream in(summary_file);
-  if (!in) return {"no summary.json after an exit " + std::to_string(exit_code)};
-  const json a = json::parse(in, nullptr, false)["call_account"];
-  if (!a.is_object()) return {"summary.json has no call_account"};
-  const auto n = [&](const char* k) { return a.value(k, std::int64_t{0}); };
-  std::vector<std::string> b;
-  if (n("made") != n("answered") + n("abandoned") + n("never_answered"))
-    b.push_back("call_account: made " + std::to_string(n("made")) + " != answered + abandoned + never_answered");
-  if (n("never_made") != 0) b.push_back("call_account: never_made " + std::to_string(n("never_made")));
-  if (n("unplanned") != 0) b.push_back("call_account: unplanned " + std::to_string(n("unplanned")));
-  if (exit_code == 0 && n("never_answered") != 0) b.push_back("exit 0 with calls never answered");
-  if (exit_code == 1 && n("never_answered") == 0) b.push_back("exit 1 though every call was answered");
-  return b;
-}
-
-// Every breach of one run; empty when the run held.
+// Every breach of one run; empty when it held.
 std::vector<std::string> breaches_of(const RunResult& r, const fs::path& out) {
   if (r.exit_code == 2) return {"the scenario was refused at input (exit 2): " + r.err};
   if (r.exit_code != 0 && r.exit_code != 1) return {"exit " + std::to_string(r.exit_code) + ": " + r.err};
-  std::vector<std::string> b = account_breaches(out / "summary.json", r.exit_code);
-  const auto log_file = out / "events.jsonl";
-  if (!fs::exists(log_file)) return {"no events.jsonl"};
-  const InvariantReport report = check_invariants(log_file.string());
-  b.insert(b.end(), report.breaches.begin(), report.breaches.end());
-  // The only calls left unanswered are those the scheduler still holds, for an RM gone for good
-  // or for resources held for good; the run says so (exit 1).
-  if (r.exit_code == 1 && report.waiting_for_rm.empty() && report.waiting_for_resources.empty())
-    b.push_back("exit 1 with no call held at the scheduler");
-  return b;
+  return finished_run_breaches(out, r.exit_code);
 }
 
 // Runs one seed; true when it held. A failure is printed with its replay and kept.

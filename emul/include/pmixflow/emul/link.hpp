@@ -100,6 +100,7 @@ class FrameLink {
   std::deque<std::string> out_;
   std::size_t out_offset_ = 0;  // bytes of out_.front() already written
   std::uint64_t bytes_sent_ = 0;
+  bool peer_gone_ = false;  // a write found it gone: what it sent is read, then the link closes
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // for what it posts to its loop
 };
 
