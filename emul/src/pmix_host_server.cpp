@@ -95,7 +95,9 @@ void PmixUpcalls::tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_conn
     // which may itself be attaching somewhere (two progress threads each waiting on the
     // other's handshake would never finish).
     cbfunc(PMIX_SUCCESS, &granted, cbdata);
-    h->loop_.post([h, as] { h->admit(as); });
+    // A tool connecting is a process that is up: a requestor's new life (requestor_start) is not
+    // the one its launcher said had gone before it was heard from (peer_gone, left_).
+    h->loop_.post([h, as] { h->left_.erase(h->admit(as)); });
   } catch (const std::exception&) {
     cbfunc(PMIX_SUCCESS, &granted, cbdata);  // not recorded, so never let in
   }

@@ -395,14 +395,6 @@ TEST(CompatTransport, ALaunchersToolIsAnsweredWhileTheLaunchersOwnRequestWaits) 
 }
 
 #if PMIX_VERSION_MAJOR == 4
-#if defined(__SANITIZE_ADDRESS__)
-// The library keeps the state of a request never answered (PMIx_Allocation_request_nb's caddy)
-// past PMIx_tool_finalize: the tool's leak check finds it.
-constexpr int kLostRequestExit = Peer::kLeaked;
-#else
-constexpr int kLostRequestExit = 0;
-#endif
-
 // Why the launcher moves its tags apart: without, its tool's request carrying the held
 // request's tag (104) is taken for the controller's reply. The tool waits for an answer that
 // never comes, and the launcher's request completes before the controller has answered it,
@@ -414,7 +406,10 @@ TEST(CompatTransport, WithoutTagsApartAToolsRequestIsTakenForItsLaunchersReply) 
   EXPECT_EQ(out.held_at_controller, "allocate held from launcher.0");
   EXPECT_EQ(out.tool, "answered 2 of 30, request 3 0 none");  // its deadline passed
   EXPECT_EQ(out.held_early, "held -9 []");                    // a reply the controller never sent
-  EXPECT_EQ(out.exits, "tool " + std::to_string(kLostRequestExit) + " launcher 0 controller 0");
+  // The library keeps the state of the request never answered past PMIx_tool_finalize
+  // (PMIx_Allocation_request_nb's caddy): a leak of 4.2.2's own, suppressed by the function that
+  // makes it (emul/sanitizer_defaults.cpp), so the tool's leak check passes.
+  EXPECT_EQ(out.exits, "tool 0 launcher 0 controller 0");
 }
 #endif
 

@@ -81,6 +81,10 @@ TEST_P(Stated, ALaunchThatFailsOnSomeNodesFailsTheJobAndFreesItsSession) {
   holds_everything(simulate("fail-launch-some-nodes.jsonl"), 8);
 }
 
+TEST_P(Stated, ARequestorsSecondLifeIsNotTakenForItsFirstsEnd) {
+  holds_everything(simulate("requestor-second-life.jsonl"), 4);
+}
+
 TEST_P(Stated, AStalledSchedulerMakesCallsLateNotFailed) {
   holds_everything(simulate("fail-scheduler-stall.jsonl"), 7);
 }
