@@ -10,11 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <new>
 
+#include "pmixflow/emul/open_calls.hpp"
 #include "pmixflow/emul/pmix_info.hpp"
 
 namespace {
@@ -54,60 +53,18 @@ struct SessionCall {
   void* cbdata;
 };
 
-// The session controls in flight over job control. 4.2.2 may complete one twice: with
-// PMIX_ERR_COMM_FAILURE when its connection goes, then again when a reply already on its way
-// arrives (the fault harness's seed 89: a requestor whose session control a stopped scheduler
-// held crashed on the second). One failed that way stays, answered, until the tool finalizes, so
-// that a second completion finds it and is dropped. Per process, as PMIx's own state is.
-class SessionCalls {
- public:
-  static SessionCalls& of_process() {
-    static SessionCalls calls;
-    return calls;
-  }
-  SessionCall* open(std::unique_ptr<SessionCall> call) {
-    SessionCall* raw = call.get();
-    const std::lock_guard lock(mutex_);
-    calls_[raw] = Open{std::move(call), false};
-    return raw;
-  }
-  // The call to complete, once (null: answered already). `owned` takes it unless it may come again.
-  SessionCall* answer(void* cbdata, bool may_come_again, std::unique_ptr<SessionCall>& owned) {
-    const std::lock_guard lock(mutex_);
-    auto it = calls_.find(cbdata);
-    if (it == calls_.end() || it->second.answered) return nullptr;
-    SessionCall* call = it->second.call.get();
-    if (may_come_again) {
-      it->second.answered = true;
-    } else {
-      owned = std::move(it->second.call);
-      calls_.erase(it);
-    }
-    return call;
-  }
-  void forget(void* cbdata) {  // a call PMIx never took
-    const std::lock_guard lock(mutex_);
-    calls_.erase(cbdata);
-  }
-  void clear() {
-    const std::lock_guard lock(mutex_);
-    calls_.clear();
-  }
-
- private:
-  struct Open {
-    std::unique_ptr<SessionCall> call;
-    bool answered = false;
-  };
-  std::mutex mutex_;
-  std::map<const void*, Open> calls_;
-};
+// The session controls in flight over job control. Per process, as PMIx's own state is.
+pmixflow::emul::OpenCalls<SessionCall>& session_calls() {
+  static pmixflow::emul::OpenCalls<SessionCall> calls;
+  return calls;
+}
 
 void session_reply(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
                    pmix_release_cbfunc_t release_fn, void* release_cbdata) {
-  std::unique_ptr<SessionCall> owned;
-  const bool lost = status == PMIX_ERR_COMM_FAILURE || status == PMIX_ERR_LOST_CONNECTION;
-  SessionCall* call = SessionCalls::of_process().answer(cbdata, lost, owned);
+  // Failed because a connection went, it may still be answered by its server (compat.h): that
+  // reply must not reach the library's freed record of the call.
+  if (status == PMIX_ERR_COMM_FAILURE || status == PMIX_ERR_LOST_CONNECTION) pmixflow_disarm_reply(cbdata);
+  const std::unique_ptr<SessionCall> call = session_calls().answer(cbdata);
   if (!call) {
     if (release_fn) release_fn(release_cbdata);
     return;
@@ -129,10 +86,10 @@ pmix_status_t session_control_over_job_control(uint32_t session_id, const pmix_i
   }
   // Open before PMIx has it: its reply may come on PMIx's thread before the call returns.
   SessionCall* call =
-      SessionCalls::of_process().open(std::make_unique<SessionCall>(SessionCall{std::move(marked), cbfunc, cbdata}));
+      session_calls().open(std::make_unique<SessionCall>(SessionCall{std::move(marked), cbfunc, cbdata}));
   const pmix_status_t rc =
       PMIx_Job_control_nb(nullptr, 0, call->directives.data(), call->directives.size(), session_reply, call);
-  if (rc != PMIX_SUCCESS) SessionCalls::of_process().forget(call);
+  if (rc != PMIX_SUCCESS) session_calls().forget(call);
   return rc;
 }
 
@@ -224,7 +181,7 @@ pmix_status_t pmixflow_tool_finalize(const pmix_proc_t* attached) {
   if (attached) (void)PMIx_tool_disconnect(attached);
   const pmix_status_t rc = PMIx_tool_finalize();
 #if !PMIXFLOW_PMIX_HAS_SESSION_CONTROL
-  SessionCalls::of_process().clear();  // no reply comes any more
+  session_calls().clear();  // no reply comes any more
 #endif
   return rc;
 }

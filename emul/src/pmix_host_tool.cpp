@@ -6,51 +6,6 @@
 
 namespace pmixflow::emul {
 
-// One call in flight: what the answer is for. PMIx holds its address between the call and its
-// callback; OpenCalls owns it.
-struct CallCtx {
-  PmixHost* host;
-  Address server;
-  std::uint64_t id;
-  MessageKind kind;
-  std::string corr;
-  PmixInfos info;  // kept alive until the answer (PMIx may read it until then)
-  PmixApps apps;
-};
-
-OpenCalls::OpenCalls() = default;
-OpenCalls::~OpenCalls() = default;
-
-CallCtx* OpenCalls::open(std::unique_ptr<CallCtx> ctx) {
-  CallCtx* raw = ctx.get();
-  const std::lock_guard lock(mutex_);
-  calls_.emplace(raw, Open{std::shared_ptr<CallCtx>(std::move(ctx)), false});
-  return raw;
-}
-
-std::shared_ptr<CallCtx> OpenCalls::answer(const void* cbdata, bool may_come_again) {
-  const std::lock_guard lock(mutex_);
-  auto it = calls_.find(cbdata);
-  if (it == calls_.end() || it->second.answered) return nullptr;
-  if (may_come_again) {
-    it->second.answered = true;
-    return it->second.ctx;
-  }
-  auto ctx = std::move(it->second.ctx);
-  calls_.erase(it);
-  return ctx;
-}
-
-void OpenCalls::forget(const void* cbdata) {
-  const std::lock_guard lock(mutex_);
-  calls_.erase(cbdata);
-}
-
-void OpenCalls::clear() {
-  const std::lock_guard lock(mutex_);
-  calls_.clear();
-}
-
 namespace {
 
 // How long a party waits for a server to take its connection, and for a scheduler the RM
@@ -69,13 +24,16 @@ bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION || rc == PMI
 struct PmixReturns {
   // The context of a call PMIx answers, taken from its host: none when the host has stopped, or
   // for a second completion of a call already answered.
-  static std::shared_ptr<CallCtx> answered(void* cbdata, pmix_status_t rc) {
+  static std::unique_ptr<CallCtx> answered(void* cbdata, pmix_status_t rc) {
+    // A job control PMIx failed because a connection went may still be answered by its server
+    // (compat.h): that reply must not reach the library's freed record of the call.
+    if (lost(rc)) pmixflow_disarm_reply(cbdata);
     PmixHost* h = PmixUpcalls::active();
-    return h ? h->open_calls_.answer(cbdata, lost(rc)) : nullptr;
+    return h ? h->open_calls_.answer(cbdata) : nullptr;
   }
   static void info(pmix_status_t rc, pmix_info_t* info, size_t ninfo, void* cbdata, pmix_release_cbfunc_t release,
                    void* release_data) {
-    std::shared_ptr<CallCtx> ctx = answered(cbdata, rc);
+    std::unique_ptr<CallCtx> ctx = answered(cbdata, rc);
     if (!ctx) {  // the host has stopped, or the call was answered already
       if (release) release(release_data);
       return;
@@ -90,11 +48,11 @@ struct PmixReturns {
     deliver(std::move(ctx), rc, std::move(got), {});
   }
   static void spawned(pmix_status_t rc, char nspace[], void* cbdata) {
-    std::shared_ptr<CallCtx> ctx = answered(cbdata, rc);
+    std::unique_ptr<CallCtx> ctx = answered(cbdata, rc);
     if (!ctx) return;
     deliver(std::move(ctx), rc, {}, nspace ? std::string(nspace) : std::string());
   }
-  static void deliver(std::shared_ptr<CallCtx> ctx, pmix_status_t rc, InfoList info, std::string nspace) {
+  static void deliver(std::unique_ptr<CallCtx> ctx, pmix_status_t rc, InfoList info, std::string nspace) {
     PmixHost* h = PmixUpcalls::active();
     if (!h || h != ctx->host) return;  // the host has stopped: nobody waits any more
     Message msg;
@@ -165,7 +123,8 @@ bool PmixHost::attach(Address server) {
   l.add(PMIX_PRIMARY_SERVER, options_.mode != PmixHostOptions::Mode::Server);
   const PmixInfos info = to_pmix(l);
   pmix_proc_t got;
-  const pmix_status_t rc = PMIx_tool_attach_to_server(nullptr, &got, const_cast<pmix_info_t*>(info.data()), info.size());
+  const pmix_status_t rc =
+      PMIx_tool_attach_to_server(nullptr, &got, const_cast<pmix_info_t*>(info.data()), info.size());
   if (rc != PMIX_SUCCESS) return false;
   pmixflow_tcp_nodelay();
   attached_[server] = Attached{entry->uri, from_pmix(got)};

@@ -4,8 +4,21 @@
 
 #include "pmixflow/emul/compat.h"
 #include "pmixflow/emul/pmix_host.hpp"
+#include "pmixflow/emul/pmix_info.hpp"
 
 namespace pmixflow::emul {
+
+// One call in flight: what the answer is for. PMIx holds its address between the call and its
+// callback; OpenCalls owns it.
+struct CallCtx {
+  PmixHost* host;
+  Address server;
+  std::uint64_t id;
+  MessageKind kind;
+  std::string corr;
+  PmixInfos info;  // kept alive until the answer (PMIx may read it until then)
+  PmixApps apps;
+};
 
 struct PmixUpcalls {
   // The host PMIx calls into: the one global PMIx forces on its hosts, whose module functions

@@ -29,41 +29,14 @@
 #include "pmixflow/emul/carrier.hpp"
 #include "pmixflow/emul/directory.hpp"
 #include "pmixflow/emul/loop.hpp"
+#include "pmixflow/emul/open_calls.hpp"
 #include "pmixflow/proto/messages.hpp"
 #include "pmixflow/vocab/principal.hpp"
 
 namespace pmixflow::emul {
 
 class EmulEnv;
-struct CallCtx;  // pmix_host_tool.cpp
-
-// The contexts of this party's calls PMIx holds, by the pointer PMIx was given: the answer's
-// callback (on PMIx's thread) takes its context; what is left when PMIx has stopped - calls
-// never answered, as a requestor's that exits with a call in flight - the host frees. 4.2.2 may
-// complete one job control twice (PMIX_ERR_COMM_FAILURE as the connection goes, then a reply that
-// was on its way: docs/pmix-compat.md): a call failed that way stays, answered, until clear(), so
-// that a second completion finds it and is dropped - never freed memory, nor another call made
-// since at the same address.
-class OpenCalls {
- public:
-  OpenCalls();
-  ~OpenCalls();
-  OpenCalls(const OpenCalls&) = delete;
-  OpenCalls& operator=(const OpenCalls&) = delete;
-  CallCtx* open(std::unique_ptr<CallCtx> ctx);
-  // The call completed, once: null when it is not open (answered already, or never opened here).
-  std::shared_ptr<CallCtx> answer(const void* cbdata, bool may_come_again);
-  void forget(const void* cbdata);  // a call PMIx never took
-  void clear();
-
- private:
-  struct Open {
-    std::shared_ptr<CallCtx> ctx;
-    bool answered = false;
-  };
-  std::mutex mutex_;
-  std::map<const void*, Open> calls_;
-};
+struct CallCtx;  // pmix_host_upcalls.hpp
 
 struct PmixHostOptions {
   enum class Mode {
@@ -187,11 +160,11 @@ class PmixHost {
   // refused if it is not in time.
   std::map<Address, std::vector<Message>> held_;
   std::size_t calls_in_flight_ = 0;
-  OpenCalls open_calls_;
+  OpenCalls<CallCtx> open_calls_;
   std::uint64_t calls_made_ = 0;
   std::vector<std::size_t> handlers_;  // event handler registrations, made again on each attach
-  std::uint64_t pushes_ = 0;            // this party's pushes so far (their envelopes' seq)
-  std::map<Proc, Arrivals> arrived_;    // by sender: the pushes taken
+  std::uint64_t pushes_ = 0;           // this party's pushes so far (their envelopes' seq)
+  std::map<Proc, Arrivals> arrived_;   // by sender: the pushes taken
   // Shared with PMIx's threads: credentials of tools by identity, known from their connection.
   mutable std::mutex mutex_;
   std::map<Proc, Connection> connected_;
