@@ -7,19 +7,30 @@
 
 #include "src/include/pmix_globals.h"
 #include "src/mca/ptl/base/base.h"
+
+/* What a disarmed receive does with a late reply: nothing. A receive with a callback, not
+ * without one, because pmix_ptl_base_process_msg frees the reply's bytes only after calling
+ * one. */
+static void drop_reply(struct pmix_peer_t* peer, pmix_ptl_hdr_t* hdr, pmix_buffer_t* buf, void* cbdata) {
+  (void)peer;
+  (void)hdr;
+  (void)buf;
+  (void)cbdata;
+}
 #endif
 
 void pmixflow_disarm_reply(const void* cbdata) {
 #if PMIX_VERSION_MAJOR == 4
   pmix_ptl_posted_recv_t* rcv;
   PMIX_LIST_FOREACH(rcv, &pmix_ptl_base.posted_recvs, pmix_ptl_posted_recv_t) {
-    if (rcv->tag < PMIX_PTL_TAG_DYNAMIC || rcv->tag == UINT_MAX || !rcv->cbfunc || !rcv->cbdata) continue;
+    if (rcv->tag < PMIX_PTL_TAG_DYNAMIC || rcv->tag == UINT_MAX || !rcv->cbdata) continue;
     /* Every receive a request posts holds a PMIx object: its class says whether it is job
      * control's caddy, whose own cbdata is the caller's. */
     const pmix_object_t* caddy = (const pmix_object_t*)rcv->cbdata;
     if (caddy->obj_class != &pmix_query_caddy_t_class) continue;
     if (((const pmix_query_caddy_t*)caddy)->cbdata != cbdata) continue;
-    rcv->cbfunc = NULL; /* pmix_ptl_base_process_msg drops what comes under this tag */
+    rcv->cbfunc = drop_reply;
+    rcv->cbdata = NULL; /* the caddy the library is about to free */
   }
 #else
   (void)cbdata;

@@ -94,6 +94,7 @@ int two_server_tool(Channel& ch, const std::string& dir, const std::string& held
     return 1;
   }
   pmixflow_tags_apart();
+  ch.leaks_by_the_library("the peer object of the primary server killed under it");
   ToolCall first, second;
   PmixInfos dirs = to_pmix(InfoList{}.add(PMIX_ALLOC_REQ_ID, std::string("held")));
   const pmix_status_t at_held = attach_as_primary(held_uri, held);

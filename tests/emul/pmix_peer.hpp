@@ -109,8 +109,17 @@ class Channel {
     write_line(report_fd_, line);
   }
   std::optional<std::string> wait(Clock::duration timeout = 10s) { return commands_.next(timeout); }
+  // This peer leaks what the library allocates on a path the test drives on purpose, where no
+  // suppression can name the frame (docs/pmix-compat.md, "OpenPMIx 4.2.2's own leaks"): its
+  // leak check still runs and prints, but does not fail it.
+  void leaks_by_the_library(std::string_view why) {
+    report(std::string("leak check informative: ") + std::string(why));
+    leak_check_fails_ = false;
+  }
+  bool leak_check_fails() const { return leak_check_fails_; }
 
  private:
+  bool leak_check_fails_ = true;
   std::mutex mutex_;
   int report_fd_;
   LineReader commands_;
@@ -214,7 +223,7 @@ class Peer {
     }
 #if defined(__SANITIZE_ADDRESS__)
     // _exit skips LeakSanitizer's check at exit: run it here, so a peer's leaks are seen too.
-    if (__lsan_do_recoverable_leak_check() != 0 && rc == 0) rc = kLeaked;
+    if (__lsan_do_recoverable_leak_check() != 0 && rc == 0 && channel.leak_check_fails()) rc = kLeaked;
 #endif
     ::_exit(rc);  // not exit(): the test process's atexit handlers and destructors are not ours
   }
