@@ -62,7 +62,8 @@ TimerId EmulEnv::after(double delay, std::function<void()> fn) {
   const double due = now() + std::max(0.0, delay);
   const LoopTimer t = loop_.after(clock_.wall(delay), [this, id, due, fn = std::move(fn)] {
     timers_.erase(id);
-    lateness_.add(due, now() - due, "a timer of " + std::string(name_of(self_)));
+    if (timer_label_.empty()) timer_label_ = "a timer of " + std::string(name_of(self_));
+    lateness_.add(due, now() - due, timer_label_);
     fn();
   });
   timers_.emplace(id, t);

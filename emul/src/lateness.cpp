@@ -23,14 +23,14 @@ double Lateness::upper_bound(int bucket) {
   return bucket == 0 ? kFloor : kFloor * std::exp2(static_cast<double>(bucket) / kPerDoubling);
 }
 
-void Lateness::add(double due, double late, const std::string& what) {
+void Lateness::add(double due, double late, std::string_view what) {
   late = std::max(0.0, late);
   Bucket& b = buckets_[bucket_of(late)];
-  const Sample s{due, late, {}, what};
-  if (b.count == 0 || due < b.first.due) b.first = s;
+  const auto sample = [&] { return Sample{due, late, {}, std::string(what)}; };
+  if (b.count == 0 || due < b.first.due) b.first = sample();
   ++b.count;
   ++count_;
-  if (count_ == 1 || late > max_.late) max_ = s;
+  if (count_ == 1 || late > max_.late) max_ = sample();
 }
 
 void Lateness::merge(const Lateness& other, const std::string& party) {

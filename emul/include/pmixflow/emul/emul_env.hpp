@@ -85,6 +85,7 @@ class EmulEnv final : public Env {
   Transport& transport_;
   Uplink& uplink_;
   log::KindSet wanted_;
+  std::string timer_label_;  // what its timers' lateness is named (once the directory names it)
   Role* role_ = nullptr;
   std::unordered_map<TimerId, LoopTimer> timers_;
   TimerId next_timer_ = 1;

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,8 @@ namespace pmixflow::emul {
 class Lateness {
  public:
   // One action due at scenario time `due`, taken `late` seconds after it (< 0 counts as 0).
-  void add(double due, double late, const std::string& what = {});
+  // `what` is copied only when the sample is kept (the earliest of its bucket, or the worst).
+  void add(double due, double late, std::string_view what = {});
   // Another party's counts, under its name.
   void merge(const Lateness& other, const std::string& party);
 
