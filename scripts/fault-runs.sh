@@ -7,7 +7,7 @@
 # party and the signal for a party killed in the flow, a stop never changing the outcome; the
 # run invariants for a run that finished; nothing left running; the private directory gone).
 # Each failing seed is printed with the command that replays it and the scenario it made.
-# An emulation takes a few seconds: 300 take about half an hour on two cores.
+# An emulation takes a few seconds: 300 take about a quarter of an hour on two cores.
 #
 #   scripts/fault-runs.sh [COUNT] [FIRST_SEED]   COUNT emulations (default 300) from FIRST_SEED
 #                                                (default 1)
@@ -20,42 +20,14 @@
 #                             when something was found)
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${PMIXFLOW_BUILD_DIR:-$root/build}"
-say() { echo "fault-runs: $*" >&2; }
-
-count="${1:-300}"
-first="${2:-1}"
-for v in "$count" "$first"; do
-  if ! [[ "$v" =~ ^[0-9]+$ ]] || ((v == 0)); then
-    say "COUNT and FIRST_SEED must be whole numbers > 0, got '$v'"
-    exit 2
-  fi
-done
-tests="$build/tests/emul_run_tests"
-if [[ ! -x "$tests" ]]; then
-  say "no $tests: build it first (ninja -C $build pmixflow pmixflow-party emul_run_tests)"
-  exit 2
-fi
-log="${PMIXFLOW_FAULT_RUNS_LOG:-$(mktemp -t pmixflow-fault-runs.XXXXXX)}"
-
-say "$count emulations from seed $first (output: $log)"
-status=0
-PMIXFLOW_EMUL_FAULT_SEEDS="$count" PMIXFLOW_EMUL_FAULT_FIRST_SEED="$first" \
-  "$tests" --gtest_filter='EmulFaultHarness.RandomSignalsToRandomPartiesNeverBreakTheInvariants' >"$log" 2>&1 || status=$?
-
-findings="$(grep -c '^fault-runs: FINDING seed' "$log" || true)"
-grep '^fault-runs: \(FINDING\|  replay\|  scenario\)' "$log" >&2 || true
-if ! grep -q '^fault-runs: [0-9]* seeds from' "$log"; then
-  say "the campaign did not finish (exit $status); see $log"
-  exit 1
-fi
-say "$(grep '^fault-runs: [0-9]* seeds from' "$log" | sed 's/^fault-runs: //')"
-say "exit statuses: $(grep -o '^fault-runs: seed [0-9]* exit [0-9-]*' "$log" | awk '{print $NF}' | sort | uniq -c |
-  awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}')"
-if ((findings > 0 || status != 0)); then
-  say "$findings finding(s); the whole output: $log"
-  exit 1
-fi
-[[ -n "${PMIXFLOW_FAULT_RUNS_LOG:-}" ]] || rm -f "$log"
-say "clean"
+name=fault-runs
+source "$(dirname "${BASH_SOURCE[0]}")/lib/campaign.sh"
+campaign_tally() {
+  say "exit statuses: $(grep -o '^fault-runs: seed [0-9]* exit [0-9-]*' "$1" | awk '{print $NF}' | sort | uniq -c |
+    awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}')"
+}
+campaign_args 300 "$@"
+campaign_run emulations emul_run_tests 'EmulFaultHarness.RandomSignalsToRandomPartiesNeverBreakTheInvariants' \
+  PMIXFLOW_FAULT_RUNS_LOG "pmixflow pmixflow-party emul_run_tests" \
+  PMIXFLOW_EMUL_FAULT_SEEDS="$count" PMIXFLOW_EMUL_FAULT_FIRST_SEED="$first"
+campaign_clean PMIXFLOW_FAULT_RUNS_LOG
