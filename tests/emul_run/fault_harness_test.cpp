@@ -14,7 +14,6 @@
 // The test command runs 3 seeds; a long campaign: scripts/fault-runs.sh COUNT FIRST_SEED, or
 //   PMIXFLOW_EMUL_FAULT_SEEDS=300 PMIXFLOW_EMUL_FAULT_FIRST_SEED=1 build/tests/emul_run_tests
 //     --gtest_filter='EmulFaultHarness.*'
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,6 +27,7 @@
 #include "fault_injector.hpp"
 #include "fault_verdict.hpp"
 #include "scenario_generator.hpp"
+#include "seed_campaign.hpp"
 
 namespace pmixflow::test {
 namespace {
@@ -43,10 +43,8 @@ constexpr double kHarnessSpeed = 4;
 // that, and a little after, while the flow still moves.
 constexpr double kHarnessWindowWall = 10.0 / kHarnessSpeed;
 
-std::uint64_t env_number(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
+const SeedCampaign kCampaign{"fault-runs", "PMIXFLOW_EMUL_FAULT_FIRST_SEED", "PMIXFLOW_EMUL_FAULT_SEEDS", 3,
+                             "build/tests/emul_run_tests --gtest_filter='EmulFaultHarness.*'"};
 
 // Nothing of the run may stay: no process whose environment names its TMPDIR (a job killed with
 // its daemon dies by its parent-death signal, a moment after), no file in it (its private
@@ -111,24 +109,12 @@ bool run_seed(std::uint64_t seed) {
   }
   std::string said;
   for (const auto& x : found) said += "  " + x + "\n";
-  ADD_FAILURE() << "fault-runs: FINDING seed " << seed << " (exit " << r.exit_code << ")\n"
-                << "fault-runs:   replay: PMIXFLOW_EMUL_FAULT_FIRST_SEED=" << seed
-                << " PMIXFLOW_EMUL_FAULT_SEEDS=1 build/tests/emul_run_tests --gtest_filter='EmulFaultHarness.*'\n"
-                << "fault-runs:   scenario: " << (dir / "scenario.jsonl").string() << "\n"
-                << "signals sent:\n"
-                << did << "breaches:\n"
-                << said << "scenario:\n"
-                << text;
+  report_finding(kCampaign, seed, r.exit_code, dir / "scenario.jsonl",
+                 "signals sent:\n" + did + "breaches:\n" + said + "scenario:\n" + text);
   return false;
 }
 
-TEST(EmulFaultHarness, RandomSignalsToRandomPartiesNeverBreakTheInvariants) {
-  const std::uint64_t first = env_number("PMIXFLOW_EMUL_FAULT_FIRST_SEED", 1);
-  const std::uint64_t seeds = env_number("PMIXFLOW_EMUL_FAULT_SEEDS", 3);
-  std::size_t failed = 0;
-  for (std::uint64_t seed = first; seed < first + seeds; ++seed) failed += !run_seed(seed);
-  std::cout << "fault-runs: " << seeds << " seeds from " << first << ", " << failed << " failed" << std::endl;
-}
+TEST(EmulFaultHarness, RandomSignalsToRandomPartiesNeverBreakTheInvariants) { run_campaign(kCampaign, run_seed); }
 
 }  // namespace
 }  // namespace pmixflow::test

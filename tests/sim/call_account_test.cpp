@@ -35,63 +35,50 @@ std::filesystem::path scenario(const std::filesystem::path& dir, const std::vect
 
 json summary_of(const std::filesystem::path& out) { return json::parse(slurp(out / "summary.json")); }
 
-TEST(CallAccount, ACallAfterItsRequestorExitedIsRefusedNamingBothLines) {
-  const auto dir = scratch_dir("after-exit");
-  const auto file = scenario(dir, {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"), alloc_at(6, "alice")});
+// A scenario of `lines` that `sim` refuses at input: exit 2, the error naming the file, the line
+// and what is wrong (`says`, after "FILE:LINE: "), and nothing written to --out.
+void expect_refused(const char* name, const std::vector<std::string>& lines, int line, const std::string& says) {
+  const auto dir = scratch_dir(name);
+  const auto file = scenario(dir, lines);
   const auto r = run_pmixflow({"sim", "--scenario", file.string(), "--out", (dir / "out").string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': 'alice' calls at 6 s, at or after its requestor_exit at 5 s "
-                                       "(line 3)"),
-            std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find(file.string() + ":" + std::to_string(line) + ": " + says), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
-  // A call at the very time of the exit has no time to be made either.
-  const auto same = scenario(dir, {transition("requestor_exit", 5, "alice"), alloc_at(5, "alice")});
-  EXPECT_EQ(run_pmixflow({"sim", "--scenario", same.string()}).exit_code, 2);
   std::filesystem::remove_all(dir);
+}
+
+TEST(CallAccount, ACallAfterItsRequestorExitedIsRefusedNamingBothLines) {
+  expect_refused("after-exit", {alloc_at(1, "alice"), transition("requestor_exit", 5, "alice"), alloc_at(6, "alice")},
+                 4, "field 'at': 'alice' calls at 6 s, at or after its requestor_exit at 5 s (line 3)");
+  // A call at the very time of the exit has no time to be made either.
+  expect_refused("at-exit", {transition("requestor_exit", 5, "alice"), alloc_at(5, "alice")}, 3,
+                 "field 'at': 'alice' calls at 5 s, at or after its requestor_exit at 5 s (line 2)");
 }
 
 TEST(CallAccount, StartsAndExitsOfARequestorMustAlternate) {
-  const auto dir = scratch_dir("alternate");
-  const auto twice = scenario(
-      dir, {alloc_at(1, "alice"), transition("requestor_exit", 2, "alice"), transition("requestor_exit", 3, "alice")});
-  auto r = run_pmixflow({"sim", "--scenario", twice.string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(twice.string() + ":4: field 'op': 'alice' has already exited (line 3)"), std::string::npos) << r.err;
-  const auto running = scenario(dir, {alloc_at(1, "alice"), transition("requestor_start", 2, "alice")});
-  r = run_pmixflow({"sim", "--scenario", running.string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(running.string() + ":3: field 'op': 'alice' is running"), std::string::npos) << r.err;
-  std::filesystem::remove_all(dir);
+  expect_refused(
+      "exits-twice",
+      {alloc_at(1, "alice"), transition("requestor_exit", 2, "alice"), transition("requestor_exit", 3, "alice")}, 4,
+      "field 'op': 'alice' has already exited (line 3)");
+  expect_refused("starts-running", {alloc_at(1, "alice"), transition("requestor_start", 2, "alice")}, 3,
+                 "field 'op': 'alice' is running");
 }
 
 TEST(CallAccount, TheSchedulersOwnCallWhileItIsDetachedIsRefused) {
-  const auto dir = scratch_dir("scheduler-down");
-  const auto file = scenario(
-      dir, {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
-            R"({"at":3,"op":"scheduler_session_control","session":1,"directives":{"PMIX_SESSION_PAUSE":true}})",
-            R"({"at":4,"op":"scheduler_attach"})"});
-  const auto r = run_pmixflow({"sim", "--scenario", file.string()});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': the scheduler makes this call at 3 s, while it is not running"),
-            std::string::npos)
-      << r.err;
-  std::filesystem::remove_all(dir);
+  expect_refused("scheduler-down",
+                 {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
+                  R"({"at":3,"op":"scheduler_session_control","session":1,"directives":{"PMIX_SESSION_PAUSE":true}})",
+                  R"({"at":4,"op":"scheduler_attach"})"},
+                 4, "field 'at': the scheduler makes this call at 3 s, while it is not running");
 }
 
 // Found by the whole-run fuzzer (seed 1309): a stall while the scheduler was detached held its
 // next start back past a call of its own, which was then never made (exit 1, "never made").
 TEST(CallAccount, AStallWhileTheSchedulerIsDetachedIsRefused) {
-  const auto dir = scratch_dir("stall-detached");
-  const auto file =
-      scenario(dir, {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
-                     R"({"at":2.5,"op":"scheduler_stall","for":3})", R"({"at":4,"op":"scheduler_attach"})"});
-  const auto r = run_pmixflow({"sim", "--scenario", file.string()});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(file.string() + ":4: field 'at': scheduler_stall at 2.5 s, while the scheduler is not running"),
-            std::string::npos)
-      << r.err;
-  std::filesystem::remove_all(dir);
+  expect_refused("stall-detached",
+                 {alloc_at(1, "alice"), R"({"at":2,"op":"scheduler_detach"})",
+                  R"({"at":2.5,"op":"scheduler_stall","for":3})", R"({"at":4,"op":"scheduler_attach"})"},
+                 4, "field 'at': scheduler_stall at 2.5 s, while the scheduler is not running");
 }
 
 // A scheduler stalled, then detached before it resumed: its next process starts when planned, not
@@ -143,8 +130,8 @@ TEST(CallAccount, ARequestorStartedAgainMakesTheCallsOfItsNewLife) {
 TEST(CallAccount, EveryClassIsCountedInTheSummaryTheClosingLineAndOnTheTerminal) {
   const auto dir = scratch_dir("classes");
   const auto out = dir / "out";
-  const auto r =
-      run_pmixflow({"sim", "--scenario", source_path("tests/faults/requestor-exits-queued.jsonl"), "--out", out.string()});
+  const auto r = run_pmixflow(
+      {"sim", "--scenario", source_path("tests/faults/requestor-exits-queued.jsonl"), "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json account = summary_of(out)["call_account"];
   EXPECT_EQ(account["planned"], 2);

@@ -11,7 +11,6 @@
 // the scenario it made (kept in its scratch directory). The test command runs 40 seeds; a long
 // campaign: scripts/fuzz-runs.sh COUNT FIRST_SEED, or
 //   PMIXFLOW_FAULT_SEEDS=1000 PMIXFLOW_FAULT_FIRST_SEED=1 build/tests/sim_tests --gtest_filter='FaultProperty.*'
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,16 +21,15 @@
 #include "pmixflow_run.hpp"
 #include "run_invariants.hpp"
 #include "scenario_generator.hpp"
+#include "seed_campaign.hpp"
 
 namespace pmixflow::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::uint64_t env_number(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
+const SeedCampaign kCampaign{"fuzz-runs", "PMIXFLOW_FAULT_FIRST_SEED", "PMIXFLOW_FAULT_SEEDS", 40,
+                             "build/tests/sim_tests --gtest_filter='FaultProperty.*'"};
 
 // Every breach of one run; empty when it held.
 std::vector<std::string> breaches_of(const RunResult& r, const fs::path& out) {
@@ -59,22 +57,11 @@ bool run_seed(std::uint64_t seed) {
   }
   std::string said;
   for (const auto& x : found) said += "  " + x + "\n";
-  ADD_FAILURE() << "fuzz-runs: FINDING seed " << seed << " (exit " << r.exit_code << ")\n"
-                << "fuzz-runs:   replay: PMIXFLOW_FAULT_FIRST_SEED=" << seed
-                << " PMIXFLOW_FAULT_SEEDS=1 build/tests/sim_tests --gtest_filter='FaultProperty.*'\n"
-                << "fuzz-runs:   scenario: " << (dir / "scenario.jsonl").string() << "\n"
-                << said << "scenario:\n"
-                << text;
+  report_finding(kCampaign, seed, r.exit_code, dir / "scenario.jsonl", said + "scenario:\n" + text);
   return false;
 }
 
-TEST(FaultProperty, RandomFaultsAtRandomTimesNeverBreakTheInvariants) {
-  const std::uint64_t first = env_number("PMIXFLOW_FAULT_FIRST_SEED", 1);
-  const std::uint64_t seeds = env_number("PMIXFLOW_FAULT_SEEDS", 40);
-  std::size_t failed = 0;
-  for (std::uint64_t seed = first; seed < first + seeds; ++seed) failed += !run_seed(seed);
-  std::cout << "fuzz-runs: " << seeds << " seeds from " << first << ", " << failed << " failed\n";
-}
+TEST(FaultProperty, RandomFaultsAtRandomTimesNeverBreakTheInvariants) { run_campaign(kCampaign, run_seed); }
 
 }  // namespace
 }  // namespace pmixflow::test
