@@ -62,8 +62,8 @@ pmixflow::emul::OpenCalls<SessionCall>& session_calls() {
 void session_reply(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
                    pmix_release_cbfunc_t release_fn, void* release_cbdata) {
   // Failed because a connection went, it may still be answered by its server (compat.h): that
-  // reply must not reach the library's freed record of the call.
-  if (status == PMIX_ERR_COMM_FAILURE || status == PMIX_ERR_LOST_CONNECTION) pmixflow_disarm_reply(cbdata);
+  // reply must not reach the library's freed record of the call. After a real reply, harmless.
+  pmixflow_disarm_reply(cbdata);
   const std::unique_ptr<SessionCall> call = session_calls().answer(cbdata);
   if (!call) {
     if (release_fn) release_fn(release_cbdata);

@@ -7,6 +7,7 @@
 
 #include "src/include/pmix_globals.h"
 #include "src/mca/ptl/base/base.h"
+#include "src/server/pmix_server_ops.h"
 
 /* What a disarmed receive does with a late reply: nothing. A receive with a callback, not
  * without one, because pmix_ptl_base_process_msg frees the reply's bytes only after calling
@@ -17,6 +18,15 @@ static void drop_reply(struct pmix_peer_t* peer, pmix_ptl_hdr_t* hdr, pmix_buffe
   (void)buf;
   (void)cbdata;
 }
+
+/* The caller's cbdata a receive's caddy holds: job control's (and session control's, over it)
+ * or spawn's; NULL for another request's. Every receive a request posts holds a PMIx object,
+ * whose class says which. */
+static const void* caller_of(const pmix_object_t* caddy) {
+  if (caddy->obj_class == &pmix_query_caddy_t_class) return ((const pmix_query_caddy_t*)caddy)->cbdata;
+  if (caddy->obj_class == &pmix_setup_caddy_t_class) return ((const pmix_setup_caddy_t*)caddy)->cbdata;
+  return NULL;
+}
 #endif
 
 void pmixflow_disarm_reply(const void* cbdata) {
@@ -24,11 +34,7 @@ void pmixflow_disarm_reply(const void* cbdata) {
   pmix_ptl_posted_recv_t* rcv;
   PMIX_LIST_FOREACH(rcv, &pmix_ptl_base.posted_recvs, pmix_ptl_posted_recv_t) {
     if (rcv->tag < PMIX_PTL_TAG_DYNAMIC || rcv->tag == UINT_MAX || !rcv->cbdata) continue;
-    /* Every receive a request posts holds a PMIx object: its class says whether it is job
-     * control's caddy, whose own cbdata is the caller's. */
-    const pmix_object_t* caddy = (const pmix_object_t*)rcv->cbdata;
-    if (caddy->obj_class != &pmix_query_caddy_t_class) continue;
-    if (((const pmix_query_caddy_t*)caddy)->cbdata != cbdata) continue;
+    if (caller_of((const pmix_object_t*)rcv->cbdata) != cbdata) continue;
     rcv->cbfunc = drop_reply;
     rcv->cbdata = NULL; /* the caddy the library is about to free */
   }

@@ -24,16 +24,17 @@ bool lost(pmix_status_t rc) { return rc == PMIX_ERR_LOST_CONNECTION || rc == PMI
 struct PmixReturns {
   // The context of a call PMIx answers, taken from its host: none when the host has stopped, or
   // for a second completion of a call already answered.
-  static std::unique_ptr<CallCtx> answered(void* cbdata, pmix_status_t rc) {
-    // A job control PMIx failed because a connection went may still be answered by its server
-    // (compat.h): that reply must not reach the library's freed record of the call.
-    if (lost(rc)) pmixflow_disarm_reply(cbdata);
+  static std::unique_ptr<CallCtx> answered(void* cbdata) {
+    // A call PMIx failed because a connection went may still be answered by its server
+    // (compat.h): that reply must not reach the library's freed record of the call. After a
+    // real reply, harmless.
+    pmixflow_disarm_reply(cbdata);
     PmixHost* h = PmixUpcalls::active();
     return h ? h->open_calls_.answer(cbdata) : nullptr;
   }
   static void info(pmix_status_t rc, pmix_info_t* info, size_t ninfo, void* cbdata, pmix_release_cbfunc_t release,
                    void* release_data) {
-    std::unique_ptr<CallCtx> ctx = answered(cbdata, rc);
+    std::unique_ptr<CallCtx> ctx = answered(cbdata);
     if (!ctx) {  // the host has stopped, or the call was answered already
       if (release) release(release_data);
       return;
@@ -48,7 +49,7 @@ struct PmixReturns {
     deliver(std::move(ctx), rc, std::move(got), {});
   }
   static void spawned(pmix_status_t rc, char nspace[], void* cbdata) {
-    std::unique_ptr<CallCtx> ctx = answered(cbdata, rc);
+    std::unique_ptr<CallCtx> ctx = answered(cbdata);
     if (!ctx) return;
     deliver(std::move(ctx), rc, {}, nspace ? std::string(nspace) : std::string());
   }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <string>
 
 #include "compat_roles.hpp"
@@ -30,6 +31,7 @@ struct HeldCall {
   std::mutex mutex;
   int calls = 0;
   pmix_info_cbfunc_t cbfunc = nullptr;
+  pmix_spawn_cbfunc_t spawn_cbfunc = nullptr;
   void* cbdata = nullptr;
 };
 HeldCall held_call;  // the held server's (one per process)
@@ -48,28 +50,82 @@ pmix_status_t hold_first_job_control(const pmix_proc_t*, const pmix_proc_t[], si
   return PMIX_SUCCESS;
 }
 
+constexpr const char* kSpawned = "spawned";
+
+// The held server's spawn: the same, answered with the namespace kSpawned.
+pmix_status_t hold_first_spawn(const pmix_proc_t*, const pmix_info_t[], size_t, const pmix_app_t[], size_t,
+                               pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
+  std::unique_lock lock(held_call.mutex);
+  if (++held_call.calls == 1) {
+    held_call.spawn_cbfunc = cbfunc;
+    held_call.cbdata = cbdata;
+    script->channel->report("holding");
+    return PMIX_SUCCESS;
+  }
+  lock.unlock();
+  char nspace[PMIX_MAX_NSLEN + 1] = {};
+  PMIX_LOAD_NSPACE(nspace, kSpawned);
+  cbfunc(PMIX_SUCCESS, nspace, cbdata);
+  return PMIX_SUCCESS;
+}
+
 void release_the_held_call() {
   std::lock_guard lock(held_call.mutex);
-  if (!held_call.cbfunc) return script->channel->report("released nothing");
-  answer(held_call.cbfunc, held_call.cbdata);
+  if (held_call.cbfunc) {
+    answer(held_call.cbfunc, held_call.cbdata);
+  } else if (held_call.spawn_cbfunc) {
+    char nspace[PMIX_MAX_NSLEN + 1] = {};
+    PMIX_LOAD_NSPACE(nspace, kSpawned);
+    held_call.spawn_cbfunc(PMIX_SUCCESS, nspace, held_call.cbdata);
+  } else {
+    return script->channel->report("released nothing");
+  }
   held_call.cbfunc = nullptr;
+  held_call.spawn_cbfunc = nullptr;
   script->channel->report("released");
 }
 
-// One job control of the tool's: how many times the library completed it, and the first outcome.
+enum class Kind { JobControl, Spawn };
+
+// One call of the tool's: how many times the library completed it, and the first outcome
+// ("<status> intact" when it is the held server's answer).
 struct ToolCall {
   std::atomic<int> completions{0};
-  Awaited<Reply> reply;
+  Awaited<std::string> outcome;
 };
 
-// As the emulator's hosts do (PmixReturns, session_reply): a call the library failed because a
-// connection went is disarmed before anything else.
-void take_once_disarmed(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
-                        pmix_release_cbfunc_t release_fn, void* release_cbdata) {
-  if (status == PMIX_ERR_COMM_FAILURE || status == PMIX_ERR_LOST_CONNECTION) pmixflow_disarm_reply(cbdata);
+// As the emulator's hosts do (PmixReturns, session_reply): every completion is disarmed first.
+void job_control_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
+                      pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+  pmixflow_disarm_reply(cbdata);
   auto* call = static_cast<ToolCall*>(cbdata);
   ++call->completions;
-  take_reply(status, info, ninfo, &call->reply, release_fn, release_cbdata);
+  Awaited<Reply> reply;
+  take_reply(status, info, ninfo, &reply, release_fn, release_cbdata);
+  call->outcome.set(describe(reply.wait(0s), answer_to_held()));
+}
+
+void spawn_done(pmix_status_t status, char nspace[], void* cbdata) {
+  pmixflow_disarm_reply(cbdata);
+  auto* call = static_cast<ToolCall*>(cbdata);
+  ++call->completions;
+  const bool intact = nspace && std::string(nspace) == kSpawned;
+  call->outcome.set(std::to_string(status) + (intact ? " intact" : " []"));
+}
+
+// A call of `kind` to the tool's primary server.
+pmix_status_t ask(Kind kind, ToolCall& call) {
+  static PmixInfos dirs = to_pmix(InfoList{}.add(PMIX_ALLOC_REQ_ID, std::string("held")));
+  if (kind == Kind::JobControl)
+    return PMIx_Job_control_nb(nullptr, 0, dirs.data(), dirs.size(), job_control_done, &call);
+  static pmix_app_t app = [] {
+    pmix_app_t a;
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = ::strdup("true");
+    a.maxprocs = 1;
+    return a;
+  }();
+  return PMIx_Spawn_nb(nullptr, 0, &app, 1, spawn_done, &call);
 }
 
 pmix_status_t attach_as_primary(const std::string& uri, pmix_proc_t& server) {
@@ -82,7 +138,8 @@ pmix_status_t attach_as_primary(const std::string& uri, pmix_proc_t& server) {
 // The tool: attaches to the held server and asks it (held), then attaches to the other server,
 // its primary from then on. Once that one has gone and the held call was released, asks the
 // held server again. Every call object lives until the end.
-int two_server_tool(Channel& ch, const std::string& dir, const std::string& held_uri, const std::string& primary_uri) {
+int two_server_tool(Channel& ch, Kind kind, const std::string& dir, const std::string& held_uri,
+                    const std::string& primary_uri) {
   PmixInfos init(4);
   load_flag(init[0], PMIX_TOOL_DO_NOT_CONNECT);
   load_string(init[1], PMIX_TOOL_NSPACE, "tool");
@@ -96,25 +153,26 @@ int two_server_tool(Channel& ch, const std::string& dir, const std::string& held
   pmixflow_tags_apart();
   ch.leaks_by_the_library("the peer object of the primary server killed under it");
   ToolCall first, second;
-  PmixInfos dirs = to_pmix(InfoList{}.add(PMIX_ALLOC_REQ_ID, std::string("held")));
   const pmix_status_t at_held = attach_as_primary(held_uri, held);
-  const pmix_status_t asked = PMIx_Job_control_nb(nullptr, 0, dirs.data(), dirs.size(), take_once_disarmed, &first);
+  const pmix_status_t asked = ask(kind, first);
   const pmix_status_t at_primary = attach_as_primary(primary_uri, primary);
   ch.report("asked attach " + std::to_string(at_held) + " call " + std::to_string(asked) + " attach " +
             std::to_string(at_primary));
-  ch.report("first " + describe(first.reply.wait(), answer_to_held()));
+  ch.report("first " + first.outcome.wait().value_or("none"));
   if (ch.wait() != "again") return 2;
   const pmix_status_t set = PMIx_tool_set_server(&held, nullptr, 0);
-  const pmix_status_t again = PMIx_Job_control_nb(nullptr, 0, dirs.data(), dirs.size(), take_once_disarmed, &second);
+  const pmix_status_t again = ask(kind, second);
   ch.report("second set " + std::to_string(set) + " call " + std::to_string(again) + " " +
-            describe(second.reply.wait(), answer_to_held()) + ", first completed " + std::to_string(first.completions) +
+            second.outcome.wait().value_or("none") + ", first completed " + std::to_string(first.completions) +
             " time(s)");
   ch.wait();
   return pmixflow_tool_finalize(&held) == PMIX_SUCCESS ? 0 : 1;
 }
 
 #if PMIX_VERSION_MAJOR == 4
-TEST(CompatReplies, AReplyToACallFailedWithItsToolsPrimaryServerIsDroppedNotHandedToFreedMemory) {
+// The held server holds the tool's first call of `kind`; the tool's primary then dies, and the
+// library fails that call with `failed_with`.
+void a_late_reply_is_dropped(Kind kind, pmix_status_t failed_with) {
   TempDir held_dir, primary_dir, tool_dir;
   Script held_plan, primary_plan;
   held_plan.reply = answer_to_held();
@@ -124,6 +182,7 @@ TEST(CompatReplies, AReplyToACallFailedWithItsToolsPrimaryServerIsDroppedNotHand
     pmix_server_module_t module{};
     module.tool_connected = accept_tool;
     module.job_control = hold_first_job_control;
+    module.spawn = hold_first_spawn;
     return serve(ch, held_dir.path(), "held", module,
                  [](const pmix_proc_t&, const std::string&) { release_the_held_call(); });
   });
@@ -137,13 +196,13 @@ TEST(CompatReplies, AReplyToACallFailedWithItsToolsPrimaryServerIsDroppedNotHand
   const std::string held_uri = await_ready(held), primary_uri = await_ready(primary);
   ASSERT_TRUE(held_uri.starts_with("held.0;")) << held_uri;
   ASSERT_TRUE(primary_uri.starts_with("primary.0;")) << primary_uri;
-  Peer user("tool", [&](Channel& ch) { return two_server_tool(ch, tool_dir.path(), held_uri, primary_uri); });
+  Peer user("tool", [&](Channel& ch) { return two_server_tool(ch, kind, tool_dir.path(), held_uri, primary_uri); });
   EXPECT_EQ(await_report(user, "asked"), "asked attach 0 call 0 attach 0");
   EXPECT_EQ(await_report(held, "holding"), "holding");
   // The primary dies: 4.2.2 fails the call the held server still has.
   ::kill(primary.pid(), SIGKILL);
   EXPECT_EQ(primary.finish(), -SIGKILL);
-  EXPECT_EQ(await_report(user, "first"), "first " + std::to_string(PMIX_ERR_COMM_FAILURE) + " []");
+  EXPECT_EQ(await_report(user, "first"), "first " + std::to_string(failed_with) + " []");
   // The held server answers it now; its reply, on the same connection, arrives ahead of the
   // second call's: that one answered means the first's reply was taken and dropped.
   held.tell("release");
@@ -154,6 +213,14 @@ TEST(CompatReplies, AReplyToACallFailedWithItsToolsPrimaryServerIsDroppedNotHand
   EXPECT_EQ(user.finish(), 0);
   held.tell("quit");
   EXPECT_EQ(held.finish(), 0);
+}
+
+TEST(CompatReplies, AJobControlsLateReplyAfterItsToolsPrimaryDiedIsDroppedNotHandedToFreedMemory) {
+  a_late_reply_is_dropped(Kind::JobControl, PMIX_ERR_COMM_FAILURE);
+}
+
+TEST(CompatReplies, ASpawnsLateReplyAfterItsToolsPrimaryDiedIsDroppedNotHandedToFreedMemory) {
+  a_late_reply_is_dropped(Kind::Spawn, PMIX_ERR_UNREACH);
 }
 #endif
 

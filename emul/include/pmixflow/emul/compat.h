@@ -271,13 +271,14 @@ void pmixflow_tags_apart(void);
 /* 4.2.2 fails every request a tool has in flight when its primary server's connection goes,
  * whichever server the request went to (lost_connection in ptl_base_sendrecv.c completes each
  * posted receive of a dynamic tag with an empty buffer), and leaves the receives posted. Job
- * control's callback frees its caddy on that empty reply; when the server the request really
- * went to answers later, PMIx hands the reply to the freed caddy: seen as a requestor whose
- * session control a stopped scheduler held hanging on a freed mutex once the controller, its
- * primary server by then, died (the fault harness's seed 89). Call this from the callback of a
- * job control completed PMIX_ERR_COMM_FAILURE or PMIX_ERR_LOST_CONNECTION - on PMIx's thread,
- * where the library calls it - with the cbdata PMIx_Job_control_nb was given: the receive is
- * disarmed, and a late reply under its tag is dropped by the library. A no-op elsewhere. */
+ * control's and spawn's callbacks free their caddies on that empty reply; when the server the
+ * request really went to answers later, PMIx hands the reply to the freed caddy: seen as a
+ * requestor whose session control a stopped scheduler held hanging on a freed mutex once the
+ * controller, its primary server by then, died (the fault harness's seed 89). Call this from
+ * the callback of every job control or spawn - on PMIx's thread, where the library calls it -
+ * with the cbdata PMIx_Job_control_nb or PMIx_Spawn_nb was given: its receive takes nothing
+ * more, and a late reply under its tag is dropped by the library (harmless after a real reply,
+ * whose receive goes anyway). A no-op elsewhere. */
 void pmixflow_disarm_reply(const void* cbdata);
 
 #ifdef __cplusplus
