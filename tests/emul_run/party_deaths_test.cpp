@@ -223,14 +223,24 @@ TEST(PartyStates, ACallJustBeforeItsRequestorExitsIsMadeAndAbandonedInBothEnviro
 }
 
 // The demo with both cores kept busy beside it: every line of its log is in time order, and none
-// was written late - by construction, not by a waiting window the load could outlast.
+// was written late - by construction, not by a waiting window the load could outlast. What the
+// load may change is the outcome: a run whose parties act later than the scenario leaves room
+// for can end otherwise than planned (an expectation failing, exit 1). That is allowed only when
+// the run says so: its lateness beyond the room, and the warning on the terminal.
 TEST(PartyStates, TheLogIsInTimeOrderUnderLoad) {
   EmulRun run("loaded");
   const CpuBurners burners(2);
-  run.start({"--speed", "8", "--quiet"});
+  run.start({"--speed", "8"});
   const auto code = run.wait(std::chrono::seconds(240));
   ASSERT_TRUE(code.has_value()) << "the demo did not end";
-  EXPECT_EQ(*code, 0) << run.err();
+  ASSERT_TRUE(*code == 0 || *code == 1) << *code << ": " << run.err();
+  if (*code == 1) {
+    const json lateness = json::parse(slurp(run.out() / "summary.json"))["lateness"];
+    EXPECT_TRUE(lateness.contains("first_beyond"))
+        << "a check failed without the clock lost: " << run.stdout_text() << run.err();
+    EXPECT_NE(run.stdout_text().find("WARNING: the emulation could not keep its clock"), std::string::npos)
+        << run.stdout_text();
+  }
   const auto events = read_events(run.out() / "events.jsonl");
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back().value("ev", ""), "log.end");
