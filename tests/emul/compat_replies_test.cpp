@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "compat_roles.hpp"
@@ -27,61 +28,52 @@ InfoList answer_to_held() { return InfoList{}.add(PMIX_ALLOC_ID, std::string("an
 
 // The held server's job control: the first is held until the test says "release", the others
 // answered at once.
-struct HeldCall {
-  std::mutex mutex;
-  int calls = 0;
-  pmix_info_cbfunc_t cbfunc = nullptr;
-  pmix_spawn_cbfunc_t spawn_cbfunc = nullptr;
-  void* cbdata = nullptr;
-};
-HeldCall held_call;  // the held server's (one per process)
-
-pmix_status_t hold_first_job_control(const pmix_proc_t*, const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
-                                     pmix_info_cbfunc_t cbfunc, void* cbdata) {
-  std::unique_lock lock(held_call.mutex);
-  if (++held_call.calls == 1) {
-    held_call.cbfunc = cbfunc;
-    held_call.cbdata = cbdata;
-    script->channel->report("holding");
-    return PMIX_SUCCESS;
-  }
-  lock.unlock();
-  answer(cbfunc, cbdata);
-  return PMIX_SUCCESS;
-}
-
 constexpr const char* kSpawned = "spawned";
 
-// The held server's spawn: the same, answered with the namespace kSpawned.
-pmix_status_t hold_first_spawn(const pmix_proc_t*, const pmix_info_t[], size_t, const pmix_app_t[], size_t,
-                               pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
-  std::unique_lock lock(held_call.mutex);
-  if (++held_call.calls == 1) {
-    held_call.spawn_cbfunc = cbfunc;
-    held_call.cbdata = cbdata;
-    script->channel->report("holding");
-    return PMIX_SUCCESS;
-  }
-  lock.unlock();
+void answer_spawn(pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
   char nspace[PMIX_MAX_NSLEN + 1] = {};
   PMIX_LOAD_NSPACE(nspace, kSpawned);
   cbfunc(PMIX_SUCCESS, nspace, cbdata);
+}
+
+// The held server's first call, whatever its kind, held until the test says "release"; the
+// others answered at once.
+struct HeldCall {
+  std::mutex mutex;
+  int calls = 0;
+  std::function<void()> answer;  // the first call's, until released
+};
+HeldCall held_call;  // the held server's (one per process)
+
+void hold_first_or_answer(std::function<void()> answer_it) {
+  std::unique_lock lock(held_call.mutex);
+  if (++held_call.calls == 1) {
+    held_call.answer = std::move(answer_it);
+    script->channel->report("holding");
+    return;
+  }
+  lock.unlock();
+  answer_it();
+}
+
+pmix_status_t hold_first_job_control(const pmix_proc_t*, const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                                     pmix_info_cbfunc_t cbfunc, void* cbdata) {
+  hold_first_or_answer([cbfunc, cbdata] { answer(cbfunc, cbdata); });
+  return PMIX_SUCCESS;
+}
+
+// Answered with the namespace kSpawned.
+pmix_status_t hold_first_spawn(const pmix_proc_t*, const pmix_info_t[], size_t, const pmix_app_t[], size_t,
+                               pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
+  hold_first_or_answer([cbfunc, cbdata] { answer_spawn(cbfunc, cbdata); });
   return PMIX_SUCCESS;
 }
 
 void release_the_held_call() {
   std::lock_guard lock(held_call.mutex);
-  if (held_call.cbfunc) {
-    answer(held_call.cbfunc, held_call.cbdata);
-  } else if (held_call.spawn_cbfunc) {
-    char nspace[PMIX_MAX_NSLEN + 1] = {};
-    PMIX_LOAD_NSPACE(nspace, kSpawned);
-    held_call.spawn_cbfunc(PMIX_SUCCESS, nspace, held_call.cbdata);
-  } else {
-    return script->channel->report("released nothing");
-  }
-  held_call.cbfunc = nullptr;
-  held_call.spawn_cbfunc = nullptr;
+  if (!held_call.answer) return script->channel->report("released nothing");
+  held_call.answer();
+  held_call.answer = nullptr;
   script->channel->report("released");
 }
 
