@@ -113,10 +113,11 @@ TEST_P(SessionControl, ResourceSelectionIsRefused) {
   const ScenarioRun run = simulate("session-selection-refused.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "u#1"), "PMIX_SUCCESS");
-  for (const char* corr : {"u#2", "u#3", "u#4", "u#5", "u#6"}) {
+  for (const char* corr : {"u#2", "u#3", "u#4", "u#5", "u#6", "u#7", "u#8"}) {
     EXPECT_EQ(status_of(run, corr), "PMIX_ERR_NOT_SUPPORTED") << corr;
     EXPECT_EQ(decided_by(run, corr), std::vector<std::string>{"controller"}) << corr;
   }
+  EXPECT_EQ(status_of(run, "u#9"), "PMIX_ERR_BAD_PARAM");  // a queue beside it is ignored: nothing to extend
   EXPECT_EQ(count(run, "session.extend"), 0u);
   EXPECT_EQ(count(run, "dvm.grow", [](const json& e) { return e["t"].get<double>() > 1.0; }), 0u);
   EXPECT_EQ(job_status(run, "job-2147483648.1"), "PMIX_SUCCESS");

@@ -21,6 +21,14 @@ void holds_everything(const ScenarioRun& run, int at_least) {
   EXPECT_TRUE(e["failures"].empty()) << e.dump(2);
 }
 
+TEST_P(Stated, WhatTheRmRefusesBeforeAndAfterFindingTheSession) {
+  holds_everything(simulate("session-parse-refusals.jsonl"), 25);
+}
+
+TEST_P(Stated, ASessionIsOwnedByItsJobsAndItsUsersToolsNotByOtherJobs) {
+  holds_everything(simulate("session-owner-tools-only.jsonl"), 9);
+}
+
 TEST_P(Stated, ASameUserToolTakesOverASessionAndAnotherUserIsRefused) {
   holds_everything(simulate("identity-takeover.jsonl"), 11);
 }

@@ -98,7 +98,12 @@ TEST_F(ControllerTest, ATerminatedParentTakesItsChildsJobsWithIt) {
   const std::string parent_job = running_session(1, "n01:8", {1}, 8);
   const std::string child_job = running_session(2, "n02:8", {2}, 8, {}, owned({}, Proc{parent_job, 0}));
   from_scheduler(7, 1, op(key::SESSION_TERMINATE));
-  EXPECT_EQ(only<KillProcs>(env.take_sent(), Address::daemon(1)).nspace, parent_job);
+  const auto ordered = env.take_sent();
+  const auto kills_parent = all_of<KillProcs>(ordered);
+  ASSERT_EQ(kills_parent.size(), 1u);
+  EXPECT_EQ(kills_parent[0].first, Address::daemon(1));
+  EXPECT_EQ(kills_parent[0].second.nspace, parent_job);
+  ASSERT_EQ(all_of<SessionCtrlResponse>(ordered).size(), 1u);  // answered at once
   ctl->handle(Address::daemon(1), ProcsEnded{parent_job, 1, Status::ErrJobKilledByCmd, 0});
   auto sent = env.take_sent();
   EXPECT_EQ(completed_sessions(sent), (std::vector<std::uint32_t>{1}));

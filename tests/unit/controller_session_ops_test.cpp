@@ -50,7 +50,9 @@ TEST_F(ControllerTest, TerminateContinuesAPausedJobBeforeKillingIt) {
     ASSERT_EQ(to_daemon, (std::vector<std::string>{"signal_procs", "kill_procs"}));
   }
   EXPECT_EQ(signals(sent, ns), (Signals{{1, kSigCont}, {2, kSigCont}}));
-  EXPECT_TRUE(all_of<SessionCtrlResponse>(sent).empty());  // answered once reclaimed
+  // Answered at once, as PRRTE's apply_to_session() answers it; the COMPLETE follows the reclaim.
+  ASSERT_EQ(all_of<SessionCtrlResponse>(sent).size(), 1u);
+  EXPECT_EQ(all_of<SessionCtrlResponse>(sent)[0].second.status, Status::Success);
 }
 
 TEST_F(ControllerTest, PreemptStopsOnlyTheNamedJobAndKeepsItsResources) {
@@ -90,7 +92,9 @@ TEST_F(ControllerTest, PreemptWithoutANamedJobStopsThemAll) {
   EXPECT_EQ(signals(sent, b), (Signals{{1, kSigStop}}));
 }
 
-TEST_F(ControllerTest, PauseAndPreemptAreUndoneSeparately) {
+// One suspended state, as PRRTE's PRTE_JOB_FLAG_SUSPENDED: whichever directive stopped a job,
+// RESUME and RESTORE both continue it, and a stopped job is never stopped again.
+TEST_F(ControllerTest, PauseAndPreemptShareOneSuspendedState) {
   attach();
   reservation(1, "n01:8", {1}, kTool);
   const std::string a = spawned(spawn(1, 4, in_session(1)), {1});
@@ -103,20 +107,20 @@ TEST_F(ControllerTest, PauseAndPreemptAreUndoneSeparately) {
   EXPECT_EQ(signals(sent, a), (Signals{{1, kSigStop}}));
   EXPECT_TRUE(signals(sent, b).empty());
 
-  from_scheduler(5, 1, op(key::SESSION_RESUME));  // b stays preempted
-  sent = env.take_sent();
-  EXPECT_EQ(signals(sent, a), (Signals{{1, kSigCont}}));
-  EXPECT_TRUE(signals(sent, b).empty());
-
-  from_scheduler(6, 1, op(key::SESSION_PAUSE));
-  from_scheduler(7, 1, op(key::SESSION_RESTORE));  // b is no longer preempted, but now paused
-  sent = env.take_sent();
-  EXPECT_EQ(signals(sent, a), (Signals{{1, kSigStop}}));
-  EXPECT_TRUE(signals(sent, b).empty());
-  from_scheduler(8, 1, op(key::SESSION_RESUME));
+  from_scheduler(5, 1, op(key::SESSION_RESUME));  // the preempted b is continued too
   sent = env.take_sent();
   EXPECT_EQ(signals(sent, a), (Signals{{1, kSigCont}}));
   EXPECT_EQ(signals(sent, b), (Signals{{1, kSigCont}}));
+
+  from_scheduler(6, 1, op(key::SESSION_PAUSE));
+  from_scheduler(7, 1, op(key::SESSION_RESTORE));  // restores the paused jobs
+  sent = env.take_sent();
+  EXPECT_EQ(signals(sent, a), (Signals{{1, kSigStop}, {1, kSigCont}}));
+  EXPECT_EQ(signals(sent, b), (Signals{{1, kSigStop}, {1, kSigCont}}));
+  from_scheduler(8, 1, op(key::SESSION_RESUME));  // nothing is stopped: nothing is signalled
+  sent = env.take_sent();
+  EXPECT_TRUE(signals(sent, a).empty());
+  EXPECT_TRUE(signals(sent, b).empty());
 }
 
 TEST_F(ControllerTest, PreemptOfAJobNotInTheSessionIsNotFound) {
@@ -279,9 +283,10 @@ TEST_F(ControllerTest, WithoutASchedulerOnlyTheOwnerControlsItsSession) {
   sent = env.take_sent();
   EXPECT_EQ(signals(sent, ns), (Signals{{1, kSigCont}}));
   ASSERT_EQ(all_of<KillProcs>(sent).size(), 1u);
+  ASSERT_EQ(all_of<SessionCtrlResponse>(sent).size(), 1u);  // answered at once
+  EXPECT_EQ(all_of<SessionCtrlResponse>(sent)[0].second.status, Status::Success);
   ctl->handle(Address::daemon(1), ProcsEnded{ns, 1, Status::ErrJobKilledByCmd, 0});
-  EXPECT_EQ(answer_to_requestor(1, 7).status, Status::Success);  // the COMPLETE waits for a scheduler
-  EXPECT_EQ(ctl->session_count(), 0u);
+  EXPECT_EQ(ctl->session_count(), 0u);  // the COMPLETE waits for a scheduler
 }
 
 TEST_F(ControllerTest, WithoutASchedulerAllSessionsMeansTheCallersOwn) {
@@ -298,8 +303,9 @@ TEST_F(ControllerTest, WithoutASchedulerAllSessionsMeansTheCallersOwn) {
   EXPECT_EQ(answers[0].first, Address::requestor(1));
   EXPECT_EQ(answers[0].second.status, Status::Success);
 
-  from_requestor(3, 5, kAllSessions, op(key::SESSION_PAUSE), Proc{"nobody", 0});  // owns nothing: nothing to do
-  EXPECT_EQ(answer_to_requestor(3, 5).status, Status::Success);
+  // Owns nothing: PRRTE's apply_to_all() finds no session to serve.
+  from_requestor(3, 5, kAllSessions, op(key::SESSION_PAUSE), Proc{"nobody", 0});
+  EXPECT_EQ(answer_to_requestor(3, 5).status, Status::ErrNotFound);
 }
 
 }  // namespace

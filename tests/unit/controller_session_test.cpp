@@ -1,5 +1,7 @@
 // Session control ordered by the scheduler (FLOW.md §4): INSTANTIATE, TERMINATE, time limits,
 // EXTEND and inheritance, each answered only once the DVM has done what it says.
+#include <map>
+
 #include "controller_fixture.hpp"
 
 namespace pmixflow::test::controller_tests {
@@ -168,10 +170,15 @@ TEST_F(ControllerTest, TwoOperationsInOneRequestAreRefused) {
   EXPECT_EQ(answer_to_scheduler(2).status, Status::ErrBadParam);
 }
 
+// PRRTE's apply_to_session(): COMPLETE is refused once its session is found.
 TEST_F(ControllerTest, CompleteIsNeverAcceptedByTheRm) {
   attach();
   from_scheduler(1, 1, op(key::SESSION_COMPLETE));
-  EXPECT_EQ(answer_to_scheduler(1).status, Status::ErrNotSupported);
+  EXPECT_EQ(answer_to_scheduler(1).status, Status::ErrNotFound);
+  running_session(1, "n01:8", {1}, 8);
+  from_scheduler(2, 1, op(key::SESSION_COMPLETE));
+  EXPECT_EQ(answer_to_scheduler(2).status, Status::ErrNotSupported);
+  EXPECT_EQ(ctl->session_count(), 1u);
 }
 
 TEST_F(ControllerTest, ResourceSelectionIsRefused) {
@@ -209,11 +216,18 @@ TEST_F(ControllerTest, NodesOutsideTheAllocationAreRefused) {
   EXPECT_EQ(ctl->session_count(), 0u);
 }
 
-TEST_F(ControllerTest, TerminateKillsTheJobsAndAnswersAfterTheReclaim) {
+// PRRTE's apply_to_session() answers a TERMINATE at once; the session is reclaimed, and the
+// scheduler told, once its last job has gone.
+TEST_F(ControllerTest, TerminateIsAnsweredAtOnceAndCompletedAfterTheReclaim) {
   attach();
   const std::string nspace = running_session(1, "n01:4,n02:4", {1, 2}, 8);
   from_scheduler(7, 1, op(key::SESSION_TERMINATE));
-  const auto kills = all_of<KillProcs>(env.take_sent());
+  const auto ordered = env.take_sent();
+  const auto kills = all_of<KillProcs>(ordered);
+  const auto answers = all_of<SessionCtrlResponse>(ordered);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.id, 7u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);
   ASSERT_EQ(kills.size(), 2u);
   EXPECT_EQ(kills[0].first, Address::daemon(1));
   EXPECT_EQ(kills[1].first, Address::daemon(2));
@@ -221,16 +235,13 @@ TEST_F(ControllerTest, TerminateKillsTheJobsAndAnswersAfterTheReclaim) {
   EXPECT_EQ(kills[0].second.reason, Status::ErrJobKilledByCmd);
 
   ctl->handle(Address::daemon(1), ProcsEnded{nspace, 1, Status::ErrJobKilledByCmd, 0});
-  EXPECT_TRUE(env.take_sent().empty());  // not answered before the session is gone
+  EXPECT_TRUE(env.take_sent().empty());  // no COMPLETE before the session is gone
   ctl->handle(Address::daemon(2), ProcsEnded{nspace, 2, Status::ErrJobKilledByCmd, 0});
   EXPECT_EQ(ctl->session_count(), 0u);
   const auto sent = env.take_sent();
   const auto completes = all_of<SessionCtrlRequest>(sent);
-  const auto answers = all_of<SessionCtrlResponse>(sent);
   ASSERT_EQ(completes.size(), 1u);
-  ASSERT_EQ(answers.size(), 1u);
-  EXPECT_EQ(answers[0].second.id, 7u);
-  EXPECT_EQ(answers[0].second.status, Status::Success);
+  EXPECT_TRUE(all_of<SessionCtrlResponse>(sent).empty());
   const auto* job = completes[0].second.directives.get<InfoList>(key::JOB_INFO_ARRAY);
   ASSERT_NE(job, nullptr);
   EXPECT_EQ(*job->get<Status>(key::JOB_TERM_STATUS), Status::ErrJobKilledByCmd);
@@ -260,10 +271,10 @@ TEST_F(ControllerTest, TerminateWhileTheJobIsFencedNeverLaunchesIt) {
   EXPECT_TRUE(all_of<KillProcs>(sent).empty());
   const auto answers = all_of<SessionCtrlResponse>(sent);
   ASSERT_EQ(answers.size(), 2u);
-  EXPECT_EQ(answers[0].second.id, 12u);
-  EXPECT_EQ(answers[0].second.status, Status::Success);
-  EXPECT_EQ(answers[1].second.id, 11u);  // the instantiation learns its job was killed
-  EXPECT_EQ(answers[1].second.status, Status::ErrJobKilledByCmd);
+  std::map<std::uint64_t, Status> by_call;
+  for (const auto& [to, a] : answers) by_call[a.id] = a.status;
+  EXPECT_EQ(by_call[12], Status::Success);
+  EXPECT_EQ(by_call[11], Status::ErrJobKilledByCmd);  // the instantiation learns its job was killed
   EXPECT_EQ(ctl->session_count(), 0u);
   daemons_ready({1});
   EXPECT_TRUE(all_of<LaunchProcs>(env.take_sent()).empty());

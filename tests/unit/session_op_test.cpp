@@ -39,10 +39,14 @@ TEST(SessionOperation, TwoOperationsOrNoneAreABadParameter) {
   EXPECT_EQ(refusal(parse_session_ctrl(unset)), Status::ErrBadParam);
 }
 
-TEST(SessionOperation, CompleteAndResourceSelectionAreNeverTheRmsToTake) {
+TEST(SessionOperation, CompleteIsReadAsAnOperationAndResourceSelectionIsRefused) {
+  // COMPLETE is refused once its session is found and its caller entitled (PRRTE's
+  // apply_to_session()), so an unknown session answers PMIX_ERR_NOT_FOUND first.
   InfoList complete;
   complete.add(key::SESSION_COMPLETE, true);
-  EXPECT_EQ(refusal(parse_session_ctrl(complete)), Status::ErrNotSupported);
+  const auto c = parse_session_ctrl(complete);
+  ASSERT_EQ(refusal(c), Status::Success);
+  EXPECT_EQ(std::get<SessionOperation>(c.result).verb, SessionOp::Complete);
   InfoList select;
   InfoList res;
   res.add(key::ALLOC_NUM_NODES, std::uint64_t{2});
@@ -51,6 +55,43 @@ TEST(SessionOperation, CompleteAndResourceSelectionAreNeverTheRmsToTake) {
   InfoList provision;
   provision.add(key::SESSION_EXTEND, true).add(key::SESSION_PROVISION_IMAGE, std::string("rhel9"));
   EXPECT_EQ(refusal(parse_session_ctrl(provision)), Status::ErrNotSupported);
+  // Beside the directive PRRTE refuses only counts and sizes: a queue is ignored there.
+  InfoList queue;
+  queue.add(key::SESSION_EXTEND, true).add(key::ALLOC_TIME, std::string("2:00")).add(key::ALLOC_QUEUE, std::string("b"));
+  EXPECT_EQ(refusal(parse_session_ctrl(queue)), Status::Success);
+  InfoList in_res;
+  InfoList cpus;
+  cpus.add(key::ALLOC_CPU_LIST, std::string("0-3"));
+  in_res.add(key::SESSION_EXTEND, true).add(key::SESSION_RESOURCES, std::move(cpus));
+  EXPECT_EQ(refusal(parse_session_ctrl(in_res)), Status::ErrNotSupported);
+}
+
+// PRRTE's parse_directives(): what it refuses before looking for the session.
+TEST(SessionOperation, BadValuesAndStrayJobsAreABadParameterWhateverTheOperation) {
+  const auto refused = [](InfoList d) { return refusal(parse_session_ctrl(d)); };
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_SIGNAL, std::int32_t{0})), Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_SIGNAL, std::int32_t{-9})), Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_SIGNAL, std::string("TERM"))), Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_PAUSE, true).add(key::ALLOC_TIME, std::string("1::2"))),
+            Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_PAUSE, true).add(key::TIMEOUT, std::int32_t{-1})), Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_PAUSE, true).add(key::REQUESTOR, std::string("u.0"))),
+            Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_PAUSE, true).add(key::SESSION_APP, std::vector<App>{App{.cmd = "sleep", .argv = {}, .env = {}, .maxprocs = 1}})),
+            Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_JOB, InfoList{})),
+            Status::ErrBadParam);
+  EXPECT_EQ(refused(InfoList{}.add(key::SESSION_INSTANTIATE, true).add(key::SESSION_RESOURCES, std::string("n01"))),
+            Status::ErrBadParam);
+  // The first bad directive decides, in the caller's order.
+  EXPECT_EQ(refused(InfoList{}
+                        .add(key::SESSION_PROVISION_NODES, std::string("n01"))
+                        .add(key::SESSION_SIGNAL, std::int32_t{0})),
+            Status::ErrNotSupported);
+  EXPECT_EQ(refused(InfoList{}
+                        .add(key::SESSION_SIGNAL, std::int32_t{0})
+                        .add(key::SESSION_PROVISION_NODES, std::string("n01"))),
+            Status::ErrBadParam);
 }
 
 TEST(SessionOperation, SepRidesAlongOrStandsAlone) {
@@ -85,31 +126,35 @@ TEST(SessionPermissions, OnlyTheSchedulerInstantiatesAndNeverEverySession) {
   EXPECT_EQ(may_instantiate(scheduler, kAllSessions), Status::ErrBadParam);
 }
 
-TEST(SessionPermissions, ARequestorActsOnWhatItsNamespaceOwns) {
+TEST(SessionPermissions, ARequestorActsOnWhatItsNamespaceOwnsTheSchedulerOnEverySession) {
   const SessionCaller scheduler{true, Principal{Proc{"scheduler", 0}, {}, {}}};
   const SessionCaller rank3{false, Principal{Proc{"tool-1", 3}, {}, {}}};
   const auto owner = [](const char* nspace) { return Principal{Proc{nspace, 0}, {}, {}}; };
-  EXPECT_EQ(may_act_on(rank3, owner("tool-1")), Status::Success);  // any rank of the owner's namespace
-  EXPECT_EQ(may_act_on(rank3, owner("tool-2")), Status::ErrNoPermissions);
-  EXPECT_EQ(may_act_on(scheduler, owner("tool-2")), Status::Success);
-  // "Every session": the scheduler's are those it instantiated, a requestor's those it owns.
-  EXPECT_TRUE(controls(scheduler, true, owner("tool-2")));
-  EXPECT_FALSE(controls(scheduler, false, owner("tool-2")));
-  EXPECT_TRUE(controls(rank3, false, owner("tool-1")));
-  EXPECT_FALSE(controls(rank3, true, owner("tool-2")));
+  EXPECT_EQ(may_act_on(rank3, owner("tool-1"), 1), Status::Success);  // any rank of the owner's namespace
+  EXPECT_EQ(may_act_on(rank3, owner("tool-2"), 1), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(scheduler, owner("tool-2"), 1), Status::Success);
+  EXPECT_TRUE(owns(scheduler, owner("tool-2"), 1));
 }
 
-// FLOW.md 4: "by the namespace that created it, or by its user id".
+// FLOW.md 4: "by the namespace that created it, or by its user id" - the user for tools only,
+// as PRRTE's prte_session_is_owned_by() admits it.
 TEST(SessionPermissions, AnotherToolOfTheSameUserMayActAnotherUsersMayNot) {
   const Principal owner{Proc{"tool-1", 0}, 1001, 100};
   const SessionCaller same_user{false, Principal{Proc{"tool-2", 0}, 1001, 100}};
   const SessionCaller other_user{false, Principal{Proc{"tool-3", 0}, 1002, 100}};
   const SessionCaller unknown_user{false, Principal{Proc{"tool-4", 0}, {}, {}}};
-  EXPECT_EQ(may_act_on(same_user, owner), Status::Success);
-  EXPECT_EQ(may_act_on(other_user, owner), Status::ErrNoPermissions);
-  EXPECT_EQ(may_act_on(unknown_user, owner), Status::ErrNoPermissions);  // an unknown user is nobody's
-  EXPECT_TRUE(controls(same_user, false, owner));
-  EXPECT_FALSE(controls(other_user, false, owner));
+  EXPECT_EQ(may_act_on(same_user, owner, 1), Status::Success);
+  EXPECT_EQ(may_act_on(other_user, owner, 1), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(unknown_user, owner, 1), Status::ErrNoPermissions);  // an unknown user is nobody's
+}
+
+TEST(SessionPermissions, AJobsProcessesOwnTheirSessionButNotAnotherOfTheirUsers) {
+  const Principal owner{Proc{"tool-1", 0}, 1001, 100};
+  const SessionCaller own_job{false, Principal{Proc{"job-5.1", 0}, 1001, 100}, true, 5};
+  const SessionCaller other_job{false, Principal{Proc{"job-dvm.1", 0}, 1001, 100}, true, 0};
+  EXPECT_EQ(may_act_on(own_job, owner, 5), Status::Success);
+  EXPECT_EQ(may_act_on(own_job, owner, 6), Status::ErrNoPermissions);
+  EXPECT_EQ(may_act_on(other_job, owner, 5), Status::ErrNoPermissions);  // the same user, but not a tool
 }
 
 TEST(NodeSlots, ReadsANodeListAgainstTheMachine) {

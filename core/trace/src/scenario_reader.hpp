@@ -244,12 +244,46 @@ class LineReader {
     fail(field, "unsupported type");
   }
 
+  // A value typed by its JSON form alone: a bool, an int (int32 when it fits, else uint64), a
+  // number, a string, an object of info read the same way.
+  Value as_written(const json& v, const std::string& field) const {
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_number_integer()) {
+      if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
+        return v.get<std::uint64_t>();
+      if (v.is_number_unsigned()) return static_cast<std::int32_t>(v.get<std::uint64_t>());
+      return whole<std::int32_t>(v, field, INT32_MIN, INT32_MAX, "int");
+    }
+    if (v.is_number()) return checked_json_real(v, site(field), -DBL_MAX, DBL_MAX);
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_object()) {
+      InfoList out;
+      for (const auto& [k, e] : v.items()) out.add(k, as_written(e, field + "." + k));
+      return out;
+    }
+    fail(field, "as_written takes a bool, a number, a string or an object, got " + cut_value(v.dump()));
+  }
+
   InfoList info(const json& obj, const std::string& where) const {
     if (!obj.is_object()) fail(where, "expects an object of PMIx keys");
     InfoList out;
     for (const auto& [k, v] : obj.items()) {
       const std::string field = where + "." + k;
-      if (auto spec = find_key(k)) {
+      const auto spec = find_key(k);
+      if (v.is_object() && v.size() == 1 && v.contains("as_written")) {
+        // On the wire as written, whatever its key's type: what the RM answers to bad input.
+        if (!spec && k.rfind("pmix.", 0) != 0) fail(field, "unknown PMIx attribute (use its PMIX_ name or a pmix.* key string)");
+        out.add(spec ? std::string(spec->key) : k, as_written(v["as_written"], field + ".as_written"));
+        continue;
+      }
+      if (spec && v.is_array() && spec->type != ValueType::Apps) {
+        // The key given once per element, in order (PMIX_NSPACE naming several jobs).
+        if (v.empty()) fail(field, "an array gives the key once per element: it needs one");
+        for (std::size_t i = 0; i < v.size(); ++i)
+          out.add(spec->key, typed(*spec, v[i], field + "[" + std::to_string(i) + "]"));
+        continue;
+      }
+      if (spec) {
         out.add(spec->key, typed(*spec, v, field));
         continue;
       }

@@ -12,7 +12,7 @@ namespace table {
 
 using enum ValueType;
 
-constexpr std::array<KeySpec, 51> kKeys{{
+constexpr std::array<KeySpec, 52> kKeys{{
     {"PMIX_ALLOC_REQ_ID", key::ALLOC_REQ_ID, String},
     {"PMIX_ALLOC_ID", key::ALLOC_ID, String},
     {"PMIX_ALLOC_NUM_NODES", key::ALLOC_NUM_NODES, UInt64},
@@ -23,6 +23,7 @@ constexpr std::array<KeySpec, 51> kKeys{{
     {"PMIX_ALLOC_MEM_SIZE", key::ALLOC_MEM_SIZE, Double},
     {"PMIX_ALLOC_TIME", key::ALLOC_TIME, AllocTime},
     {"PMIX_ALLOC_QUEUE", key::ALLOC_QUEUE, String},
+    {"PMIX_ALLOC_FABRIC", key::ALLOC_FABRIC, InfoList},
     {"PMIX_ALLOC_PREEMPTIBLE", key::ALLOC_PREEMPTIBLE, Bool},
     {"PMIX_ALLOC_CHILD_SEP", key::ALLOC_CHILD_SEP, Bool},
     {"PMIX_ALLOC_INHERITANCE", key::ALLOC_INHERITANCE, UInt32},

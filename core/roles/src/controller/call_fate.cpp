@@ -43,7 +43,7 @@ void Controller::end_sessions_of(const std::string& corr, std::string_view why) 
     env_.log(ev::CallOrphaned{.corr = corr,
                               .status = Status::Success,
                               .detail = "session " + std::to_string(id) + " terminated: " + std::string(why)});
-    sessions_.terminate(*s, nullptr, Status::ErrJobCanceled);
+    sessions_.terminate(*s, Status::ErrJobCanceled);
   }
 }
 

@@ -109,7 +109,7 @@ void Jobs::launch(Job& job) {
     } else {
       env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, job.apps, procs, rank, job.corr});
       // Paused or preempted while it waited behind the fence: it starts stopped.
-      if (job.paused || job.preempted) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
+      if (job.suspended) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
     }
     rank += procs;
   }
@@ -175,18 +175,20 @@ void Jobs::end_unlaunched(Job& job, Status status) {
   end(job);
 }
 
-void Jobs::set_stopped(Job& job, bool paused, bool preempted) {
-  const bool was = job.paused || job.preempted;
-  job.paused = paused;
-  job.preempted = preempted;
-  const bool now = paused || preempted;
-  if (was == now || job.state == JobState::Fenced || job.state == JobState::Ended) return;
-  if (now)
+bool Jobs::set_suspended(Job& job, bool suspend, SessionOp by) {
+  if (job.suspended == suspend || job.state == JobState::Ended) return false;
+  job.suspended = suspend;
+  if (suspend) job.stopped_by = by;
+  if (job.state == JobState::Fenced) return true;  // no processes yet: launched stopped
+  const bool paused = suspend && by == SessionOp::Pause;
+  const bool preempted = suspend && by == SessionOp::Preempt;
+  if (suspend)
     env_.log(ev::JobSuspend{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
   else
     env_.log(ev::JobContinue{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
   for (const auto& [n, procs] : job.placement)
-    env_.send(Address::daemon(n), SignalProcs{job.nspace, now ? kSigStop : kSigCont});
+    env_.send(Address::daemon(n), SignalProcs{job.nspace, suspend ? kSigStop : kSigCont});
+  return true;
 }
 
 void Jobs::signal(const Job& job, int signal) {
@@ -196,7 +198,7 @@ void Jobs::signal(const Job& job, int signal) {
 void Jobs::terminate(Job& job, Status reason) {
   if (job.state == JobState::Fenced) return end_unlaunched(job, reason);
   job.status = reason;
-  set_stopped(job, false, false);  // stopped processes are continued first, then killed
+  set_suspended(job, false, job.stopped_by);  // stopped processes are continued first, then killed
   for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), KillProcs{job.nspace, reason});
 }
 

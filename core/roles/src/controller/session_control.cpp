@@ -24,7 +24,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
                                     .decided_by = by_scheduler ? "scheduler" : "controller"});
   if (const auto* refused = std::get_if<Status>(&parsed.result)) return replies_.session_ctrl(origin, *refused);
   const auto& op = std::get<SessionOperation>(parsed.result);
-  const SessionCaller caller{by_scheduler, principal_of(req.caller, req.directives)};
+  const SessionCaller caller = caller_of(req.caller, req.directives, by_scheduler);
   if (op.verb == SessionOp::Instantiate) {
     Status st = may_instantiate(caller, req.session_id);
     if (st == Status::Success) st = instantiate(origin, req.session_id, req.directives);
@@ -33,8 +33,8 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   }
   const auto ids = targets(origin, req, caller, op);
   if (!ids) return;
-  // A single TERMINATE is answered once its session is reclaimed; anything else at once.
-  const bool answer_on_reclaim = op.verb == SessionOp::Terminate && ids->size() == 1;
+  // Answered at once, a TERMINATE too (PRRTE's apply_to_session()): the session is reclaimed,
+  // and the scheduler told, once its last job has gone.
   Status result = Status::Success;
   for (std::uint32_t id : *ids) {
     Session* s = find(id);
@@ -43,11 +43,16 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
     // the named jobs it has.
     std::vector<std::string> jobs = op.named;
     if (req.session_id == kAllSessions) std::erase_if(jobs, [&](const auto& ns) { return !holds(s->live_jobs, ns); });
-    const Status st = apply(*s, op, jobs, req.directives, answer_on_reclaim ? &origin : nullptr);
+    const Status st = apply(*s, op, jobs, req.directives);
     if (st == Status::Success) remember_stop(*s, op, req);
     if (result == Status::Success) result = st;
   }
-  if (!answer_on_reclaim || result != Status::Success) replies_.session_ctrl(origin, result);
+  replies_.session_ctrl(origin, result);
+}
+
+SessionCaller Sessions::caller_of(const Proc& proc, const InfoList& info, bool scheduler) const {
+  const bool application = jobs_.has(proc.nspace);
+  return SessionCaller{scheduler, principal_of(proc, info), application, jobs_.session_of(proc)};
 }
 
 std::optional<std::vector<std::uint32_t>> Sessions::targets(const Origin& origin, const SessionCtrlRequest& req,
@@ -56,18 +61,21 @@ std::optional<std::vector<std::uint32_t>> Sessions::targets(const Origin& origin
   std::vector<std::uint32_t> ids;
   if (req.session_id == kAllSessions) {
     for (const auto& [id, s] : sessions_)
-      if (controls(caller, s.by_scheduler, s.owner)) ids.push_back(id);
-    // A named job must be in one of them.
-    for (const auto& ns : op.named)
-      if (std::none_of(ids.begin(), ids.end(),
-                       [&](std::uint32_t id) { return holds(sessions_.at(id).live_jobs, ns); })) {
-        replies_.session_ctrl(origin, Status::ErrNotFound);
-        return std::nullopt;
-      }
+      if (owns(caller, s.owner, id)) ids.push_back(id);
+    // None to act on, or none holding a job the call names (PRRTE's apply_to_all() answers
+    // for the last session it walks: docs/prrte-conformance.md).
+    const auto holds_named = [&](std::uint32_t id) {
+      return std::any_of(op.named.begin(), op.named.end(),
+                         [&](const auto& ns) { return holds(sessions_.at(id).live_jobs, ns); });
+    };
+    if (ids.empty() || (!op.named.empty() && std::none_of(ids.begin(), ids.end(), holds_named))) {
+      replies_.session_ctrl(origin, Status::ErrNotFound);
+      return std::nullopt;
+    }
     return ids;
   }
   const Session* s = find(req.session_id);
-  const Status st = !s ? Status::ErrNotFound : may_act_on(caller, s->owner);
+  const Status st = !s ? Status::ErrNotFound : may_act_on(caller, s->owner, s->id);
   if (st != Status::Success) {
     replies_.session_ctrl(origin, st);
     return std::nullopt;
@@ -76,8 +84,8 @@ std::optional<std::vector<std::uint32_t>> Sessions::targets(const Origin& origin
   return ids;
 }
 
-Status Sessions::apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d,
-                       const Origin* answer_to) {
+Status Sessions::apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs,
+                       const InfoList& d) {
   if (op.sep) {
     s.sep = *op.sep;
     env_.log(ev::SessionSep{.session = s.id, .sep = *s.sep});
@@ -86,41 +94,38 @@ Status Sessions::apply(Session& s, const SessionOperation& op, const std::vector
       op.verb == SessionOp::Preempt || op.verb == SessionOp::Restore || op.verb == SessionOp::Signal;
   if (names_jobs && !op.named.empty() && jobs.empty()) return Status::Success;  // none of the named jobs is here
   switch (op.verb) {
-    case SessionOp::Pause: return stop_jobs(s, {}, false, true);
-    case SessionOp::Resume: return stop_jobs(s, {}, false, false);
-    case SessionOp::Preempt: return stop_jobs(s, jobs, true, true);
-    case SessionOp::Restore: return stop_jobs(s, jobs, true, false);
-    case SessionOp::Signal: return op.signal ? signal_jobs(s, jobs, static_cast<int>(*op.signal)) : Status::ErrBadParam;
+    case SessionOp::Pause:
+    case SessionOp::Resume: return stop_jobs(s, {}, op.verb);
+    case SessionOp::Preempt:
+    case SessionOp::Restore: return stop_jobs(s, jobs, op.verb);
+    case SessionOp::Signal: return signal_jobs(s, jobs, static_cast<int>(op.signal.value_or(0)));
     case SessionOp::Extend: return extend(s, d);
-    case SessionOp::Terminate: return terminate(s, answer_to, Status::ErrJobKilledByCmd);
-    case SessionOp::Instantiate:
-    case SessionOp::Sep:
-    case SessionOp::Complete: return Status::Success;
+    case SessionOp::Terminate: return terminate(s, Status::ErrJobKilledByCmd);
+    // What the RM sends, never takes: PRRTE alone knows when the jobs are done.
+    case SessionOp::Complete: return Status::ErrNotSupported;
+    case SessionOp::Instantiate: return Status::ErrExists;  // not reached: instantiated above
+    case SessionOp::Sep: return Status::Success;
   }
   return Status::Success;
 }
 
-Status Sessions::stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop) {
-  // PAUSE/RESUME act on every job; PREEMPT/RESTORE on the named ones (all if none named).
-  // Preemption suspends and keeps the resources: without checkpointing, RESTORE could not
-  // be honoured otherwise (the deliberate deviation of FLOW.md §4).
-  for (const auto& ns : named)
-    if (!holds(s.live_jobs, ns)) return Status::ErrNotFound;
-  for (const auto& ns : s.live_jobs) {
-    if (!named.empty() && !holds(named, ns)) continue;
-    Job& job = *jobs_.find(ns);
-    if (preempt)
-      jobs_.set_stopped(job, job.paused, stop);
-    else
-      jobs_.set_stopped(job, stop, job.preempted);
-  }
+Status Sessions::stop_jobs(Session& s, const std::vector<std::string>& named, SessionOp verb) {
+  // PAUSE/RESUME act on every job; PREEMPT/RESTORE on the named ones (all if none named), and
+  // refuse only when none of those named is here. One suspended state, as PRRTE's
+  // session_signal(): RESUME continues a preempted job and RESTORE a paused one. Preemption
+  // suspends and keeps the resources: without checkpointing, RESTORE could not be honoured
+  // otherwise (the deliberate deviation of FLOW.md §4).
+  if (!named.empty() && std::none_of(named.begin(), named.end(), [&](const auto& ns) { return holds(s.live_jobs, ns); }))
+    return Status::ErrNotFound;
+  const bool suspend = verb == SessionOp::Pause || verb == SessionOp::Preempt;
+  for (const auto& ns : s.live_jobs)
+    if (named.empty() || holds(named, ns)) jobs_.set_suspended(*jobs_.find(ns), suspend, verb);
   return Status::Success;
 }
 
 Status Sessions::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
-  if (signal <= 0 || signal > 64) return Status::ErrBadParam;
-  for (const auto& ns : named)
-    if (!holds(s.live_jobs, ns)) return Status::ErrNotFound;
+  if (!named.empty() && std::none_of(named.begin(), named.end(), [&](const auto& ns) { return holds(s.live_jobs, ns); }))
+    return Status::ErrNotFound;
   std::vector<std::string> doomed;
   for (const auto& ns : s.live_jobs) {
     if (!named.empty() && !holds(named, ns)) continue;

@@ -147,13 +147,12 @@ void Sessions::arm_limit(Session& s) {
     if (!session) return;
     session->limit_timer = 0;
     env_.log(ev::SessionTimeout{.session = id, .corr = session->corr});
-    terminate(*session, nullptr, Status::ErrTimeout);
+    terminate(*session, Status::ErrTimeout);
   });
 }
 
-Status Sessions::terminate(Session& s, const Origin* answer_to, Status reason) {
-  if (answer_to) s.terminate_answers.push_back(*answer_to);
-  if (s.terminating) return Status::Success;  // already on its way out; answered when reclaimed
+Status Sessions::terminate(Session& s, Status reason) {
+  if (s.terminating) return Status::Success;  // already on its way out
   s.terminating = true;
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
@@ -231,7 +230,6 @@ void Sessions::reclaim(Session& s) {
       break;
     }
   if (s.by_scheduler) send_complete(s);
-  for (const auto& origin : s.terminate_answers) replies_.session_ctrl(origin, Status::Success);
   if (s.instantiate_answer) replies_.session_ctrl(*s.instantiate_answer, unlaunched);
   if (reclaimed_) reclaimed_(id, unlaunched);
   index_.remove(keys);
@@ -258,7 +256,7 @@ void Sessions::end_dependents(const std::string& owner_nspace, std::uint32_t par
     Session* s = find(sid);
     if (!s) continue;
     env_.log(ev::SessionDependentEnd{.session = sid, .parent = parent, .owner_nspace = owner_nspace});
-    terminate(*s, nullptr, reason);
+    terminate(*s, reason);
   }
 }
 

@@ -17,7 +17,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   if (!sid) return launch(id, p_.dvm.general_pool(), 0);
   const Session* s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
   if (!s) return finish(id, Status::ErrNotFound, {});
-  if (!may_manage(s->owner, principal_of(spawn.request.caller, spawn.request.job_info)))
+  if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
   // Only what the session's running jobs leave free: a spawn never oversubscribes.
   SlotList slots;

@@ -8,8 +8,8 @@ Status Standalone::release(const AllocRequest& req) {
   const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
   if (!s) return Status::ErrNotFound;
-  if (!may_manage(s->owner, principal_of(req.caller, req.info))) return Status::ErrNoPermissions;
-  sessions_.terminate(*s, nullptr, Status::ErrJobKilledByCmd);
+  if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
+  sessions_.terminate(*s, Status::ErrJobKilledByCmd);
   return Status::Success;
 }
 

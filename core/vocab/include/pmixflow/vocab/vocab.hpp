@@ -51,6 +51,7 @@ enum class Status : std::int32_t {
   DvmIsReady = -195,
   ErrDvmMod = -196,
   EventNodeDown = -231,
+  ErrExitNonzeroTerm = -404,
 };
 
 // Session-control operations (the PMIX_SESSION_* boolean keys).
@@ -97,6 +98,7 @@ inline constexpr std::string_view ALLOC_CPU_LIST = "pmix.alloc.cpulist";
 inline constexpr std::string_view ALLOC_MEM_SIZE = "pmix.alloc.msize";
 inline constexpr std::string_view ALLOC_TIME = "pmix.alloc.time";
 inline constexpr std::string_view ALLOC_QUEUE = "pmix.alloc.queue";
+inline constexpr std::string_view ALLOC_FABRIC = "pmix.alloc.net";
 inline constexpr std::string_view ALLOC_PREEMPTIBLE = "pmix.alloc.preempt";
 inline constexpr std::string_view ALLOC_CHILD_SEP = "pmix.alloc.sep";
 inline constexpr std::string_view ALLOC_INHERITANCE = "pmix.alloc.inhrt";

@@ -34,8 +34,10 @@ struct Job {
   std::uint32_t ended = 0;
   Status status = Status::Success;
   std::string corr;
-  bool paused = false;                 // by PMIX_SESSION_PAUSE
-  bool preempted = false;              // by PMIX_SESSION_PREEMPT; stopped while either holds
+  // Stopped by PMIX_SESSION_PAUSE or PREEMPT. One state, as PRRTE's PRTE_JOB_FLAG_SUSPENDED:
+  // whichever stopped it, RESUME and RESTORE both continue it (docs/prrte-conformance.md).
+  bool suspended = false;
+  SessionOp stopped_by = SessionOp::Pause;  // for the log: the directive that stopped it
   std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers, until it started
   std::set<NodeId> running_on;         // nodes whose ranks started and hold slots
 };
@@ -65,6 +67,7 @@ class Jobs {
   static bool map(Job& job, const SlotList& slots);
   Job& add(Job job);
   Job* find(const std::string& nspace);
+  bool has(const std::string& nspace) const { return jobs_.count(nspace) != 0; }
   std::string next_pool_nspace() { return "job-dvm." + std::to_string(++pool_jobs_); }
   // The session a process runs in (0: none): a requestor is inside a session when it is a
   // process of one of its jobs.
@@ -78,9 +81,9 @@ class Jobs {
   void on_started(const ProcsStarted& m);
   void on_ended(const ProcsEnded& m);
 
-  // Stopped (SIGSTOP) while paused or preempted, continued otherwise; never signalled twice
-  // for the same state.
-  void set_stopped(Job& job, bool paused, bool preempted);
+  // Stopped (SIGSTOP) by `by` (PAUSE or PREEMPT), or continued (SIGCONT); never signalled
+  // twice for the same state: false when the job already was in it.
+  bool set_suspended(Job& job, bool suspend, SessionOp by);
   void signal(const Job& job, int signal);
   // Ends the job with `reason`: a fenced job at once, a launched one by continuing and killing
   // its processes.

@@ -48,7 +48,6 @@ struct Session {
   std::vector<std::string> live_jobs;
   InfoList ended_jobs;                       // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
   std::optional<Origin> instantiate_answer;  // answered once its job is launched
-  std::vector<Origin> terminate_answers;     // answered once reclaimed
   std::uint32_t jobs_created = 0;
   // How to reverse each PAUSE or PREEMPT carried out on it, by the call that asked for it: a
   // stop whose requestor never learns of it is undone (FLOW.md, "Faults"). Forgotten once the
@@ -75,12 +74,14 @@ class Sessions {
   // A PAUSE or PREEMPT the call `corr` made is reversed, as its caller would (RESUME, RESTORE).
   void reverse_stop(const std::string& corr, std::string_view why);
 
+  // Who `proc` is to the sessions: a tool, or a process of one of the RM's jobs.
+  SessionCaller caller_of(const Proc& proc, const InfoList& info, bool scheduler) const;
   // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
   // decision on a requestor's call (session_control.cpp).
   void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
   // PMIX_SESSION_INSTANTIATE: answered now for a reservation, once launched for a job.
   Status instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives);
-  Status terminate(Session& s, const Origin* answer_to, Status reason);
+  Status terminate(Session& s, Status reason);
   // Sessions tied to `owner_nspace` (SEP false), and children of `parent`, end.
   void end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason);
 
@@ -98,9 +99,8 @@ class Sessions {
   // session_control.cpp
   std::optional<std::vector<std::uint32_t>> targets(const Origin& origin, const SessionCtrlRequest& req,
                                                     const SessionCaller& caller, const SessionOperation& op);
-  Status apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d,
-               const Origin* answer_to);
-  Status stop_jobs(Session& s, const std::vector<std::string>& named, bool preempt, bool stop);
+  Status apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d);
+  Status stop_jobs(Session& s, const std::vector<std::string>& named, SessionOp verb);
   Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
   Status extend(Session& s, const InfoList& d);
   void remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req);
