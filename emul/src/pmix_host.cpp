@@ -2,6 +2,8 @@
 #include "pmixflow/emul/pmix_host.hpp"
 
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "pmix_host_upcalls.hpp"
 #include "pmixflow/emul/carrier.hpp"
@@ -71,7 +73,17 @@ void PmixUpcalls::lost(size_t id, pmix_status_t status, const pmix_proc_t* sourc
   } catch (const std::exception&) {
   }
   if (sealed) return event(id, status, source, info, ninfo, results, nresults, cbfunc, cbdata);
-  if (h && source) h->loop_.post([h, who = from_pmix(*source)] { h->on_lost(who, false); });
+  if (h && source) {
+    // 4.2.2 reports the losses of one caching window as one event: the first connection's as
+    // its source, each later one's as a PMIX_PROCID (PMIX_REPORT_EVENT, src/event/pmix_event.h).
+    std::vector<Proc> gone{from_pmix(*source)};
+    for (size_t i = 0; i < ninfo; ++i)
+      if (std::string_view(info[i].key) == PMIX_PROCID && info[i].value.type == PMIX_PROC && info[i].value.data.proc)
+        gone.push_back(from_pmix(*info[i].value.data.proc));
+    h->loop_.post([h, gone = std::move(gone)] {
+      for (const Proc& who : gone) h->on_lost(who, false);
+    });
+  }
   if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
@@ -181,6 +193,10 @@ void PmixHost::on_lost(Proc who, bool from_launcher) {
     if (primary_ == *from) primary_.reset();
     return env_->deliver(*from, PeerLost{*from});
   }
+  // PMIx's word is of one connection, a second late: a tool connected under the same name since
+  // (a hand tool's --as, a requestor's next life) is not the one that went, and its calls in
+  // flight are still to be answered.
+  if (!from_launcher && still_connected(who)) return;
   auto tool = tools_.find(*from);
   if (tool == tools_.end()) return;
   left_.erase(*from);  // whichever word comes first, the loss is heard once
@@ -196,6 +212,14 @@ void PmixHost::on_lost(Proc who, bool from_launcher) {
     connected_.erase(who);
   }
   if (news) env_->deliver(*from, PeerLost{*from});
+}
+
+bool PmixHost::still_connected(const Proc& who) {
+  const auto it = connections_.find(who);
+  if (it == connections_.end()) return false;
+  if (--it->second > 0) return true;
+  connections_.erase(it);
+  return false;
 }
 
 void PmixHost::peer_gone(Address peer) {

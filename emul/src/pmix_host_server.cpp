@@ -97,7 +97,10 @@ void PmixUpcalls::tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_conn
     cbfunc(PMIX_SUCCESS, &granted, cbdata);
     // A tool connecting is a process that is up: a requestor's new life (requestor_start) is not
     // the one its launcher said had gone before it was heard from (peer_gone, left_).
-    h->loop_.post([h, as] { h->left_.erase(h->admit(as)); });
+    h->loop_.post([h, as] {
+      ++h->connections_[as];
+      h->left_.erase(h->admit(as));
+    });
   } catch (const std::exception&) {
     cbfunc(PMIX_SUCCESS, &granted, cbdata);  // not recorded, so never let in
   }

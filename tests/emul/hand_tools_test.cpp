@@ -5,11 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -111,6 +114,53 @@ TEST(HandTools, NoAnswerInTimeSaysSoAndFails) {
   std::filesystem::remove_all(suppressions.parent_path());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("no answer"), std::string::npos) << r.err;
+  expect_stopped_cleanly(emulation);
+}
+
+// A name is not a connection: 4.2.2 reports a tool's lost connection a second after it (its event
+// caching window) and by the tool's name alone, so a second tool of the same name (`--as`)
+// whose call is in flight then - through the same daemon, or through another server than the
+// one the first left - is not the one that went, and is answered. The scheduler is held so that
+// the call is still in flight when the first tool's loss is reported.
+TEST(HandTools, AToolOfTheSameNameAsOneThatLeftIsStillAnswered) {
+  HeldEmulation emulation("same-name");
+  const std::string dir = emulation.wait_until_up();
+  ASSERT_FALSE(dir.empty()) << emulation.err();
+  // The daemon's link to the controller up first (as NoAnswerInTimeSaysSoAndFails).
+  const auto up = tool(dir, {"request", "--via", "daemon:n01", "NEW", "PMIX_ALLOC_NUM_CPUS=1"});
+  ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
+  const pid_t scheduler = emulation.party_pid("scheduler");
+  ASSERT_GT(scheduler, 0);
+  const ToolEnv slow_unwind("ASAN_OPTIONS", "fast_unwind_on_malloc=0");  // as run_tool does, for both tools
+  for (const std::string first_via : {"daemon:n01", "controller"}) {
+    const std::string name = "same-name-" + first_via.substr(0, 6);
+    ::kill(scheduler, SIGSTOP);
+    // The second tool's call waits at the held scheduler (its own stdio: run_tool's is the first's) ...
+    const auto stdio = scratch_dir("held-" + name);
+    auto held = std::async(std::launch::async, [&] {
+      std::string cmd = quote(PMIXFLOW_BIN);
+      for (const std::string a : {"request", "--emulation", dir.c_str(), "--via", "daemon:n01", "--timeout", "30", "--as",
+                                  name.c_str(), "RELEASE", "PMIX_ALLOC_ID=alloc-99"})
+        cmd += " " + quote(a);
+      const int raw = std::system((cmd + " >" + quote((stdio / "out").string()) + " 2>" +
+                                   quote((stdio / "err").string()) + " </dev/null")
+                                      .c_str());
+      return RunResult{WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), slurp(stdio / "out"),
+                       slurp(stdio / "err")};
+    });
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    // ... while a first tool of its name comes and goes (ACTIVATE is the RM's to answer, not the
+    // scheduler's), and PMIx reports the first one's loss.
+    const auto first = tool(dir, {"request", "--via", first_via, "--as", name, "ACTIVATE", "PMIX_ALLOC_ID=alloc-99"});
+    EXPECT_NE(first.out.find("PMIX_"), std::string::npos) << "through " << first_via << ": " << first.out << first.err;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    ::kill(scheduler, SIGCONT);
+    const auto r = held.get();
+    std::filesystem::remove_all(stdio);
+    EXPECT_EQ(r.exit_code, 1) << "the first tool left " << first_via << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("PMIX_ERR_NOT_FOUND"), std::string::npos)
+        << "the first tool left " << first_via << ", and the second's call was not answered: " << r.out << r.err;
+  }
   expect_stopped_cleanly(emulation);
 }
 

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -83,6 +84,12 @@ class HeldEmulation {
   }
   ~HeldEmulation() {
     stop();
+    // A failed test keeps what the emulation wrote (out/events.jsonl, written as it stops, and
+    // its stderr): an intermittent failure is otherwise gone with its evidence.
+    if (::testing::Test::HasFailure()) {
+      std::cerr << "the emulation's outputs are kept in " << scratch_.string() << "\n";
+      return;
+    }
     std::error_code ec;
     std::filesystem::remove_all(scratch_, ec);
   }

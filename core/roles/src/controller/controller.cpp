@@ -108,7 +108,7 @@ void Controller::on(Address, Unreachable&& notice) {
 void Controller::on(Address from, Notification&& event) {
   // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
   if (event.code != Status::ErrLostConnection) return;
-  if (const auto* gone = event.info.get<Proc>(key::PROCID)) requestor_gone(*gone, from);
+  if (const auto* gone = event.info.get<Proc>(key::PROCID)) requestor_gone(*gone, from, from);
 }
 
 void Controller::on(Address, PeerLost&& notice) {
@@ -116,10 +116,10 @@ void Controller::on(Address, PeerLost&& notice) {
   if (notice.peer.kind == PartyKind::Daemon) return node_failed(notice.peer.index);
   // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
   auto client = clients_.extract(notice.peer);
-  if (!client.empty()) requestor_gone(client.mapped(), std::nullopt);
+  if (!client.empty()) requestor_gone(client.mapped(), std::nullopt, notice.peer);
 }
 
-void Controller::requestor_gone(const Proc& gone, std::optional<Address> via) {
+void Controller::requestor_gone(const Proc& gone, std::optional<Address> via, Address origin) {
   // `via`: the daemon or scheduler it was a client of; none when it was the controller's own.
   if (env_.wants<ev::RequestorGone>()) {
     if (via)
@@ -128,10 +128,13 @@ void Controller::requestor_gone(const Proc& gone, std::optional<Address> via) {
       env_.log(ev::RequestorGone{.requestor = to_string(gone)});
   }
   sessions_.end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
-  spawns_.caller_lost(gone);
+  // Only its calls that came the way it went (`origin`: the server it was a client of, or the
+  // tool itself when it was the controller's own): a name is not a process, and a tool of the
+  // same name elsewhere (another user's hand tool, `pmixflow request --as`) is still waiting.
+  spawns_.caller_lost(gone, origin);
   // The scheduler withdraws what it still has queued of it (a tool attached to the scheduler
   // itself: the scheduler saw it go first).
-  if (link_.caller_lost(gone) && via != Address::scheduler()) tell_scheduler_gone(gone);
+  if (link_.caller_lost(gone, origin) && via != Address::scheduler()) tell_scheduler_gone(gone);
 }
 
 void Controller::node_failed(NodeId node) {

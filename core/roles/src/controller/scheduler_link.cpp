@@ -70,17 +70,17 @@ std::vector<Proc> SchedulerLink::origin_lost(Address origin) {
   return callers;
 }
 
-bool SchedulerLink::caller_lost(const Proc& caller) {
+bool SchedulerLink::caller_lost(const Proc& caller, Address origin) {
   // A spawn's own allocation (origin: the controller) is the spawn's business (spawns.cpp).
   bool outstanding = false;
   for (auto& [id, f] : forwarded_)
-    if (f.caller == caller && f.origin.address != Address::controller() && !f.caller_lost) {
+    if (f.caller == caller && f.origin.address == origin && origin != Address::controller() && !f.caller_lost) {
       f.caller_lost = true;
       outstanding = true;
     }
   drop_held("its requestor exited", [&](Address from, const Message& msg) {
     const Proc* p = caller_of(msg);
-    return from != Address::controller() && p && *p == caller;
+    return from == origin && from != Address::controller() && p && *p == caller;
   });
   return outstanding;
 }

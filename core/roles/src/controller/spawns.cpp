@@ -108,9 +108,9 @@ void Spawns::origin_lost(Address origin) {
     if (spawn.origin.address == origin) spawn.caller_lost = true;
 }
 
-void Spawns::caller_lost(const Proc& caller) {
+void Spawns::caller_lost(const Proc& caller, Address origin) {
   for (auto& [id, spawn] : spawns_)
-    if (spawn.request.caller == caller) spawn.caller_lost = true;
+    if (spawn.request.caller == caller && spawn.origin.address == origin) spawn.caller_lost = true;
 }
 
 void Spawns::job_started(Job& job) {

@@ -120,6 +120,9 @@ class PmixHost {
   void register_handlers();
   void on_event(int code, const Proc& source, InfoList payload, bool for_me);
   void on_lost(Proc who, bool from_launcher);
+  // PMIx's report of one of `who`'s connections lost: true when another connection under that
+  // name is still up, so that the report is not news of the tool there now.
+  bool still_connected(const Proc& who);
 
   // pmix_host_server.cpp: up-calls in, answers and events out
   Address admit(const Proc& proc);
@@ -151,6 +154,11 @@ class PmixHost {
   // On the loop's thread only.
   std::map<Address, Tool> tools_;
   std::set<Address> left_;  // requestors gone, as their launcher says, before they were heard from
+  // Tool connections by the name PMIx files them under (tool_connected's grant), less the losses
+  // PMIx has reported: a name can be connected twice over, since 4.2.2 reports a loss a second
+  // late (its event caching window) and a tool may take the name of one that has just gone
+  // (a hand tool's --as, a requestor's next life).
+  std::map<Proc, int> connections_;
   std::map<std::uint64_t, Pending> pending_;
   std::uint64_t next_id_ = 1;
   std::map<Address, Attached> attached_;

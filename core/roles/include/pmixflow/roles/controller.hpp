@@ -65,7 +65,7 @@ class Controller final : public Role, private JobEvents {
   void job_started(Job& job) override;
   void job_ended(const EndedJob& job) override;
   void node_failed(NodeId node);
-  void requestor_gone(const Proc& gone, std::optional<Address> via);
+  void requestor_gone(const Proc& gone, std::optional<Address> via, Address origin);
   // call_fate.cpp
   void origin_lost(Address daemon);
   void tell_scheduler_gone(const Proc& gone);

@@ -64,9 +64,10 @@ class SchedulerLink {
   // Held requests from it are withdrawn; forwarded ones are answered to nobody. Returns the
   // callers whose requests the scheduler may still hold, each once.
   std::vector<Proc> origin_lost(Address origin);
-  // The requestor `caller` has gone, wherever its calls came from. True when the scheduler
-  // still has calls of it to answer (and should withdraw them).
-  bool caller_lost(const Proc& caller);
+  // The requestor `caller` that called through `origin` (a daemon, the scheduler, or the tool
+  // itself) has gone. True when the scheduler still has calls of it to answer (and should
+  // withdraw them).
+  bool caller_lost(const Proc& caller, Address origin);
 
  private:
   void fail_forwarded(Status status);

@@ -45,7 +45,7 @@ class Spawns {
   // The spawns' requestors whose connection broke: their libraries answered them already, and
   // what is launched for them is cancelled (FLOW.md, "Faults").
   void origin_lost(Address origin);
-  void caller_lost(const Proc& caller);
+  void caller_lost(const Proc& caller, Address origin);
 
  private:
   struct Spawn {
