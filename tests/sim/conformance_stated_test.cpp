@@ -21,6 +21,19 @@ void holds_everything(const ScenarioRun& run, int at_least) {
   EXPECT_TRUE(e["failures"].empty()) << e.dump(2);
 }
 
+TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
+  const auto run = simulate("release-while-growing.jsonl");
+  holds_everything(run, 9);
+  // Carried out as if it had just arrived, once the DVM is ready: forwarded after dvm.ready.
+  double ready = -1, forwarded = -1;
+  for (const auto& e : run.events) {
+    if (ev_of(e) == "dvm.ready" && e.value("corr", "") == "bob#1") ready = e["t"];
+    if (ev_of(e) == "request.forward" && e.value("corr", "") == "bob#2") forwarded = e["t"];
+  }
+  EXPECT_GE(ready, 0.0);
+  EXPECT_GE(forwarded, ready);
+}
+
 TEST_P(Stated, WhatTheRmRefusesBeforeAndAfterFindingTheSession) {
   holds_everything(simulate("session-parse-refusals.jsonl"), 25);
 }

@@ -108,6 +108,16 @@ TEST(PrrteConformance, ThePageNamesItsCommitAndEveryRowItsStatusAndScenarios) {
           << s << " has no row in " << dir << "README.md";
     }
   }
+  // The page's own count is the rows' count: `| **total** | **same** | **different** (...) | **open** | **rows** |`.
+  std::smatch total;
+  ASSERT_TRUE(std::regex_search(page, total,
+                                std::regex("\\| \\*\\*total\\*\\* \\| \\*\\*(\\d+)\\*\\* \\| \\*\\*(\\d+)\\*\\*[^|]*\\| "
+                                           "\\*\\*(\\d+)\\*\\* \\| \\*\\*(\\d+)\\*\\* \\|")))
+      << "the page's Counts table has no total line";
+  EXPECT_EQ(std::stoi(total[1]), by_kind["same"]) << "the Counts table is out of date";
+  EXPECT_EQ(std::stoi(total[2]), by_kind["different on purpose"]) << "the Counts table is out of date";
+  EXPECT_EQ(std::stoi(total[3]), by_kind["open"]) << "the Counts table is out of date";
+  EXPECT_EQ(std::stoi(total[4]), static_cast<int>(rows.size())) << "the Counts table is out of date";
   std::cout << "docs/prrte-conformance.md: " << rows.size() << " rows:";
   for (const auto& [kind, n] : by_kind) std::cout << " " << n << " " << kind << ";";
   std::cout << "\n";

@@ -12,6 +12,7 @@ namespace pmixflow {
 
 void Controller::origin_lost(Address daemon) {
   spawns_.origin_lost(daemon);
+  deferred_.withdraw(daemon, nullptr);
   for (const Proc& caller : link_.origin_lost(daemon)) tell_scheduler_gone(caller);
 }
 

@@ -13,11 +13,16 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
       sessions_(env, cluster, dvm_, jobs_, link_, replies_, ids_),
       activation_(env, cluster, dvm_, sessions_),
       standalone_(env, cluster, dvm_, sessions_, replies_),
-      spawns_(SpawnParts{env, cluster, dvm_, jobs_, sessions_, link_, activation_, ids_}) {
+      spawns_(SpawnParts{env, cluster, dvm_, jobs_, sessions_, link_, activation_, ids_}),
+      deferred_(env) {
   replies_.on_own_allocation(
       [this](std::uint64_t id, Status status, const InfoList& info) { spawns_.allocated(id, status, info); });
   link_.on_serve([this](const Origin& origin, AllocRequest&& req) { standalone_.serve(origin, std::move(req)); });
-  dvm_.on_settled([this](std::deque<std::string> fenced) { jobs_.launch_fenced(fenced); });
+  dvm_.on_settled([this](std::deque<std::string> fenced) {
+    // The releases first, as PRRTE replays them before it lifts the launch fence.
+    deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
+    jobs_.launch_fenced(fenced);
+  });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });
@@ -50,6 +55,7 @@ void Controller::handle(Address from, Message&& msg) {
 }
 
 void Controller::on(Address from, AllocRequest&& req) {
+  if (req.directive == Directive::Release && dvm_.changing()) return deferred_.park(from, std::move(req));
   if (req.directive != Directive::Activate) return link_.forward(from, std::move(req));
   // Answered by the RM itself, never by a scheduler (FLOW.md §5).
   std::vector<NodeId> nodes;
@@ -132,6 +138,7 @@ void Controller::requestor_gone(const Proc& gone, std::optional<Address> via, Ad
   // tool itself when it was the controller's own): a name is not a process, and a tool of the
   // same name elsewhere (another user's hand tool, `pmixflow request --as`) is still waiting.
   spawns_.caller_lost(gone, origin);
+  deferred_.withdraw(origin, &gone);
   // The scheduler withdraws what it still has queued of it (a tool attached to the scheduler
   // itself: the scheduler saw it go first).
   if (link_.caller_lost(gone, origin) && via != Address::scheduler()) tell_scheduler_gone(gone);

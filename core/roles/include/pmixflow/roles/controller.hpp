@@ -17,6 +17,7 @@
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/roles/controller/activation.hpp"
 #include "pmixflow/roles/controller/call_ids.hpp"
+#include "pmixflow/roles/controller/deferred_releases.hpp"
 #include "pmixflow/roles/controller/dvm.hpp"
 #include "pmixflow/roles/controller/jobs.hpp"
 #include "pmixflow/roles/controller/replies.hpp"
@@ -83,6 +84,7 @@ class Controller final : public Role, private JobEvents {
   Activation activation_;
   Standalone standalone_;
   Spawns spawns_;
+  DeferredReleases deferred_;
   std::map<Address, Proc> clients_;  // tools connected to the controller itself
 };
 
