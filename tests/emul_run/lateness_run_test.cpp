@@ -2,8 +2,10 @@
 // more than the scenario leaves between its steps (issue 28: "an emulation that could not keep
 // its clock"): at golden.swf's documented speed of old, 500, 64 of its 148 jobs reached their
 // limits only because their processes took a minute of scenario time to start, unsaid.
+#include <algorithm>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -46,6 +48,14 @@ TEST(EmulationClock, TooFastARunSaysSoNamingTheFirstLateActionAndAFaithfulSpeed)
   std::filesystem::remove_all(dir);
 }
 
+// The machine's one-minute load average (busy and runnable processes), from /proc/loadavg.
+double one_minute_load() {
+  std::ifstream in("/proc/loadavg");
+  double load = 0;
+  in >> load;
+  return load;
+}
+
 // The trace docs/emulation.md replays in the emulator, at the speed it prints: the run keeps its
 // clock (its lateness within the room the trace leaves, no warning) and ends as the simulator's
 // does. The least room is the replay's own second between the parties' start and the first
@@ -61,12 +71,24 @@ TEST(EmulationClock, TheShippedTraceAtItsDocumentedSpeedKeepsItsClockAndEndsAsTh
   const auto sim = run_pmixflow({"sim", "--trace", "traces/small.swf", "--out", (dir / "sim").string(), "--quiet"},
                                 PMIXFLOW_SOURCE_DIR);
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const double load_before = one_minute_load();
   const auto emul = run_pmixflow(
       {"emul", "--trace", "traces/small.swf", "--speed", "2", "--out", (dir / "emul").string(), "--timeout", "240"},
       PMIXFLOW_SOURCE_DIR);
   ASSERT_EQ(emul.exit_code, 0) << emul.out << emul.err;
   const json lateness = json::parse(slurp(dir / "emul" / "summary.json"))["lateness"];
   EXPECT_EQ(lateness["allowed_s"], 1.0) << lateness.dump(2);
+  // Real time on a shared machine: a run that lost its clock while the machine ran more than
+  // twice as many busy processes as it has cores (measured over the run, not guessed) says so
+  // itself (the WARNING, first_beyond: EmulationClock.TooFastARunSaysSoNamingTheFirstLateActionAndAFaithfulSpeed
+  // holds that), and tells nothing about this trace at this speed.
+  const double load = std::max(load_before, one_minute_load());
+  if (lateness.contains("first_beyond") && load > 2.0 * std::thread::hardware_concurrency()) {
+    EXPECT_NE(emul.out.find("WARNING: the emulation could not keep its clock"), std::string::npos) << emul.out;
+    GTEST_SKIP() << "the machine was too loaded to judge real time (load " << load << " on "
+                 << std::thread::hardware_concurrency() << " cores); the run said it lost its clock: "
+                 << lateness.dump();
+  }
   EXPECT_LE(lateness["max_s"].get<double>(), lateness["allowed_s"].get<double>()) << lateness.dump(2);
   EXPECT_FALSE(lateness.contains("first_beyond")) << lateness.dump(2);
   EXPECT_EQ(emul.out.find("WARNING"), std::string::npos) << emul.out;

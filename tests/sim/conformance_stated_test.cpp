@@ -58,6 +58,10 @@ TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
   holds_everything(simulate("scheduler-instantiate-apps-without-resources.jsonl"), 5);
 }
 
+TEST_P(Stated, ResourcesBesideAndInsideMakeOneRequest) {
+  holds_everything(simulate("scheduler-resources-merged.jsonl"), 11);
+}
+
 TEST_P(Stated, ResourcesGivenDirectlyAreTaken) {
   holds_everything(simulate("scheduler-instantiate-direct-resources.jsonl"), 6);
 }

@@ -144,24 +144,18 @@ Status Sessions::signal_jobs(Session& s, const std::vector<std::string>& named, 
   return Status::Success;
 }
 
-Status Sessions::extend(Session& s, const InfoList& d) {
+Status Sessions::extend(Session& s, const InfoList& directives) {
+  // The keys beside the directive and those inside PMIX_SESSION_RESOURCES alike, every node list
+  // added (PRRTE's parse_directives() and scan_resources() read both into one request).
+  const InfoList d = resource_keys(directives);
   bool changed = false;
   try {
-    if (const auto* list = d.get<std::string>(key::ALLOC_NODE_LIST)) {
-      const auto added = parse_node_slots(*list, cluster_);
+    for (const auto& item : d.items) {
+      if (item.key != key::ALLOC_NODE_LIST) continue;
+      const auto added = parse_node_slots(std::get<std::string>(item.value), cluster_);
       if (!added) return Status::ErrBadParam;
-      for (const auto& [n, k] : *added) {
-        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
-        if (same != s.nodes.end()) {
-          same->second += k;
-        } else {
-          s.nodes.emplace_back(n, k);
-          dvm_.withhold(n, s.id);
-        }
-        dvm_.log_node(n);
-      }
-      changed = !added->empty();
-      dvm_.grow(*added, s.alloc_id, s.corr, s.req_id);
+      add_nodes(s, *added);
+      changed = changed || !added->empty();
     }
     // A new limit counts from now: EXTEND re-arms it, whatever time the session has used
     // (PRRTE's session_extend() re-arms its timer with the value; docs/time-limits.md). The
@@ -177,14 +171,28 @@ Status Sessions::extend(Session& s, const InfoList& d) {
   } catch (const InputError&) {
     return Status::ErrBadParam;
   }
-  if (auto inh = d.get_uint(key::ALLOC_INHERITANCE);
-      inh && *inh >= 1 && *inh <= 4 && static_cast<Inheritance>(*inh) != s.inheritance) {
+  // An inheritance given is a change even when it is the one the session has (PRRTE records it).
+  if (auto inh = d.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4) {
     s.inheritance = static_cast<Inheritance>(*inh);
     changed = true;
   }
   if (!changed) return Status::ErrBadParam;  // an extend that changes nothing is an error
   env_.log(ev::SessionExtend{.session = s.id, .corr = s.corr, .time_limit = s.time_limit, .num_nodes = s.nodes.size()});
   return Status::Success;
+}
+
+void Sessions::add_nodes(Session& s, const SlotList& added) {
+  for (const auto& [n, k] : added) {
+    auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
+    if (same != s.nodes.end()) {
+      same->second += k;
+    } else {
+      s.nodes.emplace_back(n, k);
+      dvm_.withhold(n, s.id);
+    }
+    dvm_.log_node(n);
+  }
+  dvm_.grow(added, s.alloc_id, s.corr, s.req_id);
 }
 
 void Sessions::remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req) {

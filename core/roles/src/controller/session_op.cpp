@@ -158,6 +158,15 @@ ParsedSessionCtrl parse_session_ctrl(const InfoList& d) {
   return p;
 }
 
+InfoList resource_keys(const InfoList& directives) {
+  InfoList out;
+  for (const auto& item : directives.items)
+    if (item.key != key::SESSION_RESOURCES) out.items.push_back(item);
+  if (const auto* res = directives.get<InfoList>(key::SESSION_RESOURCES))
+    out.items.insert(out.items.end(), res->items.begin(), res->items.end());
+  return out;
+}
+
 Status may_instantiate(const SessionCaller& caller, std::uint32_t session_id) {
   if (session_id == kAllSessions) return Status::ErrBadParam;
   return caller.scheduler ? Status::Success : Status::ErrNoPermissions;

@@ -46,26 +46,38 @@ NewSession refused(Status why) {
 // given directly beside the directive; apps without resources refused up front.
 NewSession read_instantiation(const Origin& origin, std::uint32_t id, const InfoList& directives,
                               const Cluster& cluster, double now) {
-  const InfoList* res = directives.get<InfoList>(key::SESSION_RESOURCES);
-  if (!res) res = &directives;
-  const auto* list = res->get<std::string>(key::ALLOC_NODE_LIST);
-  if (!list) return refused(Status::ErrBadParam);
+  const InfoList res = resource_keys(directives);
+  const auto* apps = directives.get<std::vector<App>>(key::SESSION_APP);
   Session s;
   s.id = id;
   s.corr = origin.corr;
   s.by_scheduler = origin.address == Address::scheduler();
   s.started = now;
   if (const auto* owner = directives.get<Proc>(key::REQUESTOR)) s.owner = principal_of(*owner, directives);
-  if (const auto* a = res->get<std::string>(key::ALLOC_ID)) s.alloc_id = *a;
-  if (const auto* r = res->get<std::string>(key::ALLOC_REQ_ID)) s.req_id = *r;
-  if (auto inh = res->get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
+  if (const auto* a = res.get<std::string>(key::ALLOC_ID)) s.alloc_id = *a;
+  if (const auto* r = res.get<std::string>(key::ALLOC_REQ_ID)) s.req_id = *r;
+  if (auto inh = res.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
     s.inheritance = static_cast<Inheritance>(*inh);
   try {
-    auto nodes = parse_node_slots(*list, cluster);
-    if (!nodes || nodes->empty()) return refused(Status::ErrBadParam);
-    s.nodes = std::move(*nodes);
-    s.time_limit = read_alloc_time(*res).value_or(0.0);
-    if (auto t = res->get_uint(key::TIMEOUT)) s.time_limit = static_cast<double>(*t);
+    // Every node list counts. None at all is a standing reservation holding nothing yet (an
+    // EXTEND may give it nodes); apps with nowhere to run are refused up front.
+    bool listed = false;
+    for (const auto& item : res.items) {
+      if (item.key != key::ALLOC_NODE_LIST) continue;
+      auto nodes = parse_node_slots(std::get<std::string>(item.value), cluster);
+      if (!nodes || nodes->empty()) return refused(Status::ErrBadParam);
+      for (const auto& [n, k] : *nodes) {
+        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
+        if (same != s.nodes.end())
+          same->second += k;
+        else
+          s.nodes.emplace_back(n, k);
+      }
+      listed = true;
+    }
+    if (!listed && apps && !apps->empty()) return refused(Status::ErrBadParam);
+    s.time_limit = read_alloc_time(res).value_or(0.0);
+    if (auto t = res.get_uint(key::TIMEOUT)) s.time_limit = static_cast<double>(*t);
   } catch (const InputError&) {
     return refused(Status::ErrBadParam);
   }
@@ -73,9 +85,8 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
   // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
   if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v))
     s.sep = std::get<bool>(*v);
-  s.child_sep = directives.flag(key::ALLOC_CHILD_SEP) || res->flag(key::ALLOC_CHILD_SEP);
+  s.child_sep = res.flag(key::ALLOC_CHILD_SEP);
   NewSession out;
-  const auto* apps = directives.get<std::vector<App>>(key::SESSION_APP);
   if (apps && !apps->empty()) {
     s.has_apps = true;
     Job job;

@@ -36,6 +36,12 @@ struct ParsedSessionCtrl {
 
 ParsedSessionCtrl parse_session_ctrl(const InfoList& directives);
 
+// The resource keys of a session control: those beside the directive, then those inside
+// PMIX_SESSION_RESOURCES. PRRTE reads both into one request: every node list counts; a key of
+// one value given in both is read here from beside the directive (PRRTE takes the later one in
+// the caller's order).
+InfoList resource_keys(const InfoList& directives);
+
 // Who is asking: the scheduler's order, or a requestor (with no scheduler attached): a tool, or
 // a process of a job the RM launched, whose namespace is its identity.
 struct SessionCaller {

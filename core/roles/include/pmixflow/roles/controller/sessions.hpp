@@ -102,7 +102,8 @@ class Sessions {
   Status apply(Session& s, const SessionOperation& op, const std::vector<std::string>& jobs, const InfoList& d);
   Status stop_jobs(Session& s, const std::vector<std::string>& named, SessionOp verb);
   Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
-  Status extend(Session& s, const InfoList& d);
+  Status extend(Session& s, const InfoList& directives);
+  void add_nodes(Session& s, const SlotList& added);
   void remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req);
 
   Env& env_;
