@@ -12,6 +12,11 @@ bool holds(const std::vector<std::string>& jobs, const std::string& nspace) {
   return std::find(jobs.begin(), jobs.end(), nspace) != jobs.end();
 }
 
+// Jobs were named and none of them is here (PRRTE's session_signal(): NOT_FOUND only then).
+bool names_none_of(const std::vector<std::string>& named, const std::vector<std::string>& jobs) {
+  return !named.empty() && std::none_of(named.begin(), named.end(), [&](const auto& ns) { return holds(jobs, ns); });
+}
+
 }  // namespace
 
 void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler) {
@@ -115,8 +120,7 @@ Status Sessions::stop_jobs(Session& s, const std::vector<std::string>& named, Se
   // session_signal(): RESUME continues a preempted job and RESTORE a paused one. Preemption
   // suspends and keeps the resources: without checkpointing, RESTORE could not be honoured
   // otherwise (the deliberate deviation of FLOW.md §4).
-  if (!named.empty() && std::none_of(named.begin(), named.end(), [&](const auto& ns) { return holds(s.live_jobs, ns); }))
-    return Status::ErrNotFound;
+  if (names_none_of(named, s.live_jobs)) return Status::ErrNotFound;
   const bool suspend = verb == SessionOp::Pause || verb == SessionOp::Preempt;
   for (const auto& ns : s.live_jobs)
     if (named.empty() || holds(named, ns)) jobs_.set_suspended(*jobs_.find(ns), suspend, verb);
@@ -124,8 +128,7 @@ Status Sessions::stop_jobs(Session& s, const std::vector<std::string>& named, Se
 }
 
 Status Sessions::signal_jobs(Session& s, const std::vector<std::string>& named, int signal) {
-  if (!named.empty() && std::none_of(named.begin(), named.end(), [&](const auto& ns) { return holds(s.live_jobs, ns); }))
-    return Status::ErrNotFound;
+  if (names_none_of(named, s.live_jobs)) return Status::ErrNotFound;
   std::vector<std::string> doomed;
   for (const auto& ns : s.live_jobs) {
     if (!named.empty() && !holds(named, ns)) continue;
