@@ -12,6 +12,9 @@ TEST_P(SessionControl, CompleteIsNeverAcceptedByTheRm) {
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "alice#2"), "PMIX_ERR_NOT_SUPPORTED");
   EXPECT_EQ(status_of(run, "alice#3"), "PMIX_ERR_NOT_SUPPORTED");
+  // Passed on like any request (PRRTE's pass_request()), and refused by the scheduler.
+  for (const char* corr : {"alice#2", "alice#3"})
+    EXPECT_EQ(count(run, "session_ctrl.answer", with("corr", corr, "who", "scheduler")), 1u) << corr;
   // Nobody took the requestor's COMPLETE for the real one: the scheduler records the session
   // complete once, from the RM's own COMPLETE after the job's end.
   const auto completed = events(run, "session.completed");

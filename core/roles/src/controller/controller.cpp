@@ -73,8 +73,8 @@ void Controller::on(Address from, SessionCtrlRequest&& req) {
   // after checking the caller owns the session (FLOW.md §4).
   if (from == Address::scheduler()) return sessions_.execute(origin, std::move(req), true);
   if (!link_.attached()) return sessions_.execute(origin, std::move(req), false);
-  // COMPLETE is what the RM sends, never what it takes: not even the scheduler's to decide.
-  if (req.directives.flag(key::SESSION_COMPLETE)) return replies_.session_ctrl(origin, Status::ErrNotSupported);
+  // Whatever it asks, a COMPLETE included: PRRTE's pass_request() reads nothing before passing
+  // a request on, and the scheduler refuses a COMPLETE that is not the RM's own.
   link_.forward(from, std::move(req));
 }
 
