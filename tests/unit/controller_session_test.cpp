@@ -440,11 +440,14 @@ TEST_F(ControllerTest, ExtendWithATimeoutSetsALimitInSeconds) {
   EXPECT_EQ(completed_sessions(env.take_sent()), (std::vector<std::uint32_t>{1}));
 }
 
-TEST_F(ControllerTest, ExtendCanChangeTheInheritanceButNotToWhatItIs) {
+// PRRTE's session_extend() records an inheritance given, the one the session has included: a change.
+TEST_F(ControllerTest, ExtendRecordsTheInheritanceItGivesEvenTheOneItHas) {
   attach();
   reservation(1, "n01:8", {1}, kTool);
   from_scheduler(2, 1, with(op(key::SESSION_EXTEND), key::ALLOC_INHERITANCE, std::uint32_t{3}));  // already the default
-  EXPECT_EQ(answer_to_scheduler(2).status, Status::ErrBadParam);
+  EXPECT_EQ(answer_to_scheduler(2).status, Status::Success);
+  from_scheduler(5, 1, with(op(key::SESSION_EXTEND), key::ALLOC_INHERITANCE, std::uint32_t{9}));  // no such value
+  EXPECT_EQ(answer_to_scheduler(5).status, Status::ErrBadParam);
   from_scheduler(3, 1, with(op(key::SESSION_EXTEND), key::ALLOC_INHERITANCE, std::uint32_t{1}));
   EXPECT_EQ(answer_to_scheduler(3).status, Status::Success);
   from_scheduler(4, 1, op(key::SESSION_TERMINATE));
