@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,7 +55,9 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
 // when one is given (exit 124).
 inline RunResult run_program(const std::string& program, const std::vector<std::string>& args,
                              const std::string& cwd = "", int timeout_s = 0) {
-  const auto dir = scratch_dir("stdio");
+  // Its own stdio files, so that a test may run several at once (a tool held while another runs).
+  static std::atomic<unsigned> calls{0};
+  const auto dir = scratch_dir("stdio-" + std::to_string(++calls));
   std::string cmd = (cwd.empty() ? std::string() : "cd " + quote(cwd) + " && ") +
                     (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) + quote(program);
   for (const auto& a : args) cmd += " " + quote(a);
