@@ -36,7 +36,10 @@ const std::map<std::string, std::string> kNotEmulated{
     {"release-while-growing",
      "its RELEASE must land between the grant and the DVM's readiness: 50 ms of the simulator's "
      "--daemon-startup, but under 20 ms in the emulator, whose daemons are started ahead of their "
-     "time and report in as soon as they are asked to join"}};
+     "time and report in as soon as they are asked to join"},
+    {"session-control-before-launch",
+     "its SIGNAL and PAUSE must land between a grant and the DVM's readiness, as release-while-growing's "
+     "RELEASE must"}};
 
 // Fault scenarios the emulator runs too: each ends the same whichever way a real machine's
 // timings fall (a request on its way when the controller dies is answered PMIX_ERR_UNREACH

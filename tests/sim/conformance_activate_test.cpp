@@ -148,8 +148,11 @@ TEST_P(Activate, HostfileSlotCountsAreIgnored) {
 
 TEST_P(Activate, SlotCountsAndEmptyNodesAreRefused) {
   const ScenarioRun run = simulate("activate-refused.jsonl");
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {"u#1", "':N' is refused"}, {"u#2", "':N' is refused"}, {"u#3", "+e would pick"}, {"u#4", "+e would pick"}};
+  const std::vector<std::pair<std::string, std::string>> cases{{"u#1", "':N' is refused"},
+                                                               {"u#2", "':N' is refused"},
+                                                               {"u#3", "+e would pick"},
+                                                               {"u#4", "+e would pick"},
+                                                               {"u#5", "unknown host form '+x'"}};
   for (const auto& [corr, why] : cases) {
     EXPECT_EQ(status(run, corr), "PMIX_ERR_BAD_PARAM") << corr;
     const auto refused = events(run, "activate.refused", corr);

@@ -79,7 +79,7 @@ TEST_P(Failures, ANodeThatDiesWhileASessionRuns) {
     const json d = info_of(e, "directives");
     if (!d.contains("pmix.ssn.complete")) continue;
     complete = true;
-    EXPECT_EQ(d["pmix.job.arr"][1], json::array({"pmix.job.term.status", "PMIX_ERR_JOB_ABORTED_BY_SYS_EVENT"}));
+    EXPECT_EQ(d["pmix.job.arr"][1], json::array({"pmix.job.term.status", "PMIX_ERR_JOB_TERM_WO_SYNC"}));
   }
   EXPECT_TRUE(complete);
   // PMIX_EVENT_NODE_DOWN reaches the scheduler, which removes the node from its pool...

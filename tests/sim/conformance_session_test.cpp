@@ -171,8 +171,8 @@ TEST_P(SessionControl, PreemptNamedSuspendsOnlyThatJobAndKeepsItsResources) {
   const auto done = completes(run, 1u);
   ASSERT_EQ(done.size(), 1u);
   EXPECT_GE(done[0].t, job_time(run, "job.end", "job-1.2"));
-  EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_SUCCESS"},
-                                                                            {"job-1.2", "PMIX_SUCCESS"}}));
+  EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_EVENT_JOB_END"},
+                                                                            {"job-1.2", "PMIX_EVENT_JOB_END"}}));
 }
 
 TEST_P(SessionControl, PreemptAllKeepsTheResourcesUntilTheSessionEnds) {
@@ -210,7 +210,7 @@ TEST_P(SessionControl, AHarmlessSignalIsDeliveredAndTheJobRunsOn) {
   EXPECT_NEAR(job_time(run, "job.end", "job-1.1") - job_time(run, "job.start", "job-1.1"), 20.0, kTol);
   const auto done = completes(run, 1u);
   ASSERT_EQ(done.size(), 1u);
-  EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_SUCCESS"}}));
+  EXPECT_EQ(done[0].jobs, (std::vector<std::pair<std::string, std::string>>{{"job-1.1", "PMIX_EVENT_JOB_END"}}));
 }
 
 TEST_P(SessionControl, SigtermKillsTheJobAndCompleteCarriesAbortedBySig) {
@@ -262,11 +262,12 @@ TEST_P(SessionControl, TerminateContinuesPausedJobsThenKillsAndCompletesOnce) {
     EXPECT_EQ(n["use"], "free") << node;
     EXPECT_EQ(n["sessions"], json::array()) << node;
   }
-  // Each job's status as it ended, and not a success.
+  // Killed by order: each job's end in the COMPLETE, as PRRTE converts its TERMINATED state;
+  // the log keeps the cause.
   ASSERT_EQ(done[0].jobs.size(), 2u);
   for (const auto& [nspace, status] : done[0].jobs) {
-    EXPECT_EQ(status, job_status(run, nspace)) << nspace;
-    EXPECT_NE(status, "PMIX_SUCCESS") << nspace;
+    EXPECT_EQ(status, "PMIX_EVENT_JOB_END") << nspace;
+    EXPECT_EQ(job_status(run, nspace), "PMIX_ERR_JOB_KILLED_BY_CMD") << nspace;
   }
   // Both TERMINATEs answered, at once: the RM answers before its session is reclaimed.
   for (const char* corr : {"alice#4", "alice#5"}) {

@@ -34,6 +34,22 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(forwarded, ready);
 }
 
+TEST_P(Stated, ASessionControlIsAnsweredWithWhatItActedOn) {
+  holds_everything(simulate("session-ctrl-answer-info.jsonl"), 11);
+}
+
+TEST_P(Stated, AnInstantiationIsAnsweredWithItsIdsAndJob) {
+  holds_everything(simulate("scheduler-instantiate-answer.jsonl"), 5);
+}
+
+TEST_P(Stated, ControlOfAJobNotYetLaunchedIsNotLost) {
+  holds_everything(simulate("session-control-before-launch.jsonl"), 11);
+}
+
+TEST_P(Stated, AStandaloneRmDeclinesWhatItsPoolCannotServe) {
+  holds_everything(simulate("standalone-declines.jsonl"), 7);
+}
+
 TEST_P(Stated, WhatTheRmRefusesBeforeAndAfterFindingTheSession) {
   holds_everything(simulate("session-parse-refusals.jsonl"), 25);
 }
@@ -51,7 +67,7 @@ TEST_P(Stated, TheReadyEventOfAnActivationNamingNoAllocationNamesTheDvmsOwn) {
 }
 
 TEST_P(Stated, TheSchedulersInstantiateOfAnExistingIdIsRefused) {
-  holds_everything(simulate("scheduler-instantiate-existing.jsonl"), 5);
+  holds_everything(simulate("scheduler-instantiate-existing.jsonl"), 6);
 }
 
 TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {

@@ -198,7 +198,7 @@ TEST_P(FlowScenario, ASessionGoesFromInstantiateToComplete) {
     EXPECT_EQ(d["pmix.alloc.id"], "alloc-1");
     ASSERT_EQ(jobs.size(), 1u);
     EXPECT_EQ(jobs[0][0], json::array({"pmix.nspace", "job-1.1"}));
-    EXPECT_EQ(jobs[0][1], json::array({"pmix.job.term.status", "PMIX_SUCCESS"}));
+    EXPECT_EQ(jobs[0][1], json::array({"pmix.job.term.status", "PMIX_EVENT_JOB_END"}));
   }
   EXPECT_EQ(completes, 1);
   // The job ran its 30 s only after the daemons were up, and COMPLETE followed its end.

@@ -118,7 +118,8 @@ TEST_F(ControllerTest, LastJobEndReclaimsTheSessionAndSendsOneComplete) {
   ASSERT_EQ(jobs.size(), 1u);
   EXPECT_EQ(*jobs[0].get<std::string>(key::NSPACE), nspace);
   ASSERT_NE(jobs[0].get<Status>(key::JOB_TERM_STATUS), nullptr);
-  EXPECT_EQ(*jobs[0].get<Status>(key::JOB_TERM_STATUS), Status::ErrJobNonZeroTerm);
+  // PRRTE's NON_ZERO_TERM job state, converted (prrte-conformance.md row J3).
+  EXPECT_EQ(*jobs[0].get<Status>(key::JOB_TERM_STATUS), Status::ErrExitNonzeroTerm);
   // Reclaimed once: the scheduler's answer to COMPLETE and repeated ends change nothing.
   ctl->handle(Address::scheduler(), SessionCtrlResponse{complete.id, Status::Success, {}, complete.corr});
   ctl->handle(Address::daemon(2), ProcsEnded{nspace, 2, Status::Success, 0});
@@ -244,7 +245,9 @@ TEST_F(ControllerTest, TerminateIsAnsweredAtOnceAndCompletedAfterTheReclaim) {
   EXPECT_TRUE(all_of<SessionCtrlResponse>(sent).empty());
   const auto* job = completes[0].second.directives.get<InfoList>(key::JOB_INFO_ARRAY);
   ASSERT_NE(job, nullptr);
-  EXPECT_EQ(*job->get<Status>(key::JOB_TERM_STATUS), Status::ErrJobKilledByCmd);
+  // Killed by order, the job is plain TERMINATED in PRRTE: a job end (row J6).
+  EXPECT_EQ(*job->get<Status>(key::JOB_TERM_STATUS), Status::EventJobEnd);
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_ERR_JOB_KILLED_BY_CMD\""}), 1u);
 }
 
 TEST_F(ControllerTest, TerminateOfAReservationReclaimsAtOnce) {
@@ -312,8 +315,12 @@ TEST_F(ControllerTest, TimeLimitKillsRunningJobsWithTimeout) {
   EXPECT_EQ(kill.reason, Status::ErrTimeout);
   ctl->handle(Address::daemon(1), ProcsEnded{nspace, 1, Status::ErrTimeout, 0});
   const auto complete = only<SessionCtrlRequest>(env.take_sent(), Address::scheduler());
+  // The limit kills as a TERMINATE does: the COMPLETE says the job ended (row J8); the log
+  // keeps the cause.
   EXPECT_EQ(*complete.directives.get<InfoList>(key::JOB_INFO_ARRAY)->get<Status>(key::JOB_TERM_STATUS),
-            Status::ErrTimeout);
+            Status::EventJobEnd);
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_ERR_TIMEOUT\"", "\"term_status\":\"PMIX_EVENT_JOB_END\""}),
+            1u);
 }
 
 TEST_F(ControllerTest, ExtendThatChangesNothingIsRefused) {

@@ -372,6 +372,11 @@ TEST(Scenario, BadAssertionsAreNamedByLineAndField) {
   bad(R"({"op":"assert","count":{"ev":"node","nspace":"x"},"equals":1})", "count.nspace");
   bad(R"({"op":"assert","count":{"ev":"dvm.ready","code":"PMIX_NOPE"},"equals":1})", "count.code");
   bad(R"({"op":"assert","count":{"ev":"node"},"equals":-1})", "equals");
+  // A list of records is matched by an object of single values, one record carrying them all.
+  bad(R"({"op":"assert","count":{"ev":"session.completed","jobs":{}},"equals":1})", "count.jobs");
+  bad(R"({"op":"assert","count":{"ev":"session.completed","jobs":{"status":["PMIX_SUCCESS"]}},"equals":1})",
+      "count.jobs");
+  bad(R"({"op":"assert","count":{"ev":"session.completed","jobs":"PMIX_SUCCESS"},"equals":1})", "count.jobs");
   bad(R"({"op":"assert","node":"n01","use":"free","colour":"red"})", "colour");
 }
 

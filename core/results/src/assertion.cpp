@@ -1,9 +1,8 @@
 #include "pmixflow/results/assertion.hpp"
 
 #include <algorithm>
-#include <set>
-
 #include <map>
+#include <set>
 
 #include "pmixflow/vocab/host_ranges.hpp"
 #include "pmixflow/vocab/json_input.hpp"
@@ -119,6 +118,12 @@ EventMatch read_match(const json& c, const Reader& r, const std::string& where) 
       continue;
     }
     const bool scalar = value.is_string() || value.is_number() || value.is_boolean();
+    if (type == log::FieldType::Json && value.is_object() && !value.empty() &&
+        std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_primitive() && !v.is_null(); })) {
+      // A list of records (session.completed's jobs): one of them carries every one of these.
+      m.fields.emplace_back(*f, value);
+      continue;
+    }
     if (!scalar || type == log::FieldType::Info || type == log::FieldType::Apps || type == log::FieldType::Json)
       r.fail(field, "an event is matched by fields with a single value (string, number, bool or status)");
     if (type == log::FieldType::Status && !(value.is_string() && parse_status(value.get<std::string>())))

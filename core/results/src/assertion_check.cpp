@@ -15,10 +15,18 @@ using json = nlohmann::json;
 
 bool same_number(double a, const json& want) { return want.is_number() && a == want.get<double>(); }
 
-// An info field (its JSON text, [[key, value], ...]) that carries every key of `want` with its value.
+// An info field (its JSON text, [[key, value], ...]) that carries every key of `want` with its
+// value; or a list of records ([{...}, ...], as session.completed's jobs) one of which does.
 bool info_carries(std::string_view text, const json& want) {
   const json items = json::parse(text, nullptr, false);
   if (!items.is_array()) return false;
+  const auto record_carries = [&want](const json& record) {
+    return record.is_object() && std::all_of(want.items().begin(), want.items().end(), [&record](const auto& kv) {
+             const auto it = record.find(kv.key());
+             return it != record.end() && *it == kv.value();
+           });
+  };
+  if (!items.empty() && items.front().is_object()) return std::any_of(items.begin(), items.end(), record_carries);
   for (const auto& [key, value] : want.items()) {
     bool found = false;
     for (const auto& item : items)

@@ -279,7 +279,11 @@ void AllocationLedger::completed(const log::EventView& e) {
   if (i == kNone) return;
   AllocationAccount* a = &accounts_[i];
   ended_by_scheduler(i, e.t);
-  a->jobs.clear();
+  // How each job ended, as the RM logged it (job.end), when the log has it: the COMPLETE
+  // carries PRRTE's conversion, where a killed job and a finished one are both
+  // PMIX_EVENT_JOB_END.
+  if (a->jobs.empty()) a->jobs = std::move(rm_[i].jobs);
+  if (!a->jobs.empty()) return;
   const auto jobs = nlohmann::json::parse(e.json(Field::jobs).value_or("[]"), nullptr, false);
   if (!jobs.is_array()) return;
   for (const auto& j : jobs) {

@@ -2,6 +2,7 @@
 // calls with their answers, then the expectations. Only the lines that say something about
 // this run: a count of nothing is left out (a trace has no expectations to report), a figure
 // is in a person's units (human_text.hpp), and what summary.json holds for a study is here too.
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -126,9 +127,16 @@ std::string alloc_of(std::string_view answer_info) {
 
 void call_lines(std::ostream& out, const Pieces& p) {
   out << "  calls (requestor#n, what, entry point -> answer):\n";
-  for (const CallRecord* c : p.calls.by_requestor()) {
-    out << "    " << std::left << std::setw(10) << c->corr << std::setw(26) << c->what << " via " << std::setw(14)
-        << c->via << " -> "
+  const auto calls = p.calls.by_requestor();
+  // Columns as wide as their longest entry ("scheduler#12"), never run together.
+  std::size_t corr_width = 9, what_width = 25;
+  for (const CallRecord* c : calls) {
+    corr_width = std::max(corr_width, c->corr.size());
+    what_width = std::max(what_width, c->what.size());
+  }
+  for (const CallRecord* c : calls) {
+    out << "    " << std::left << std::setw(static_cast<int>(corr_width + 1)) << c->corr
+        << std::setw(static_cast<int>(what_width + 1)) << c->what << " via " << std::setw(14) << c->via << " -> "
         << (c->answered      ? status_name(c->status) + " after " + human_duration(*c->answered - c->sent)
             : c->caller_gone ? "none: its requestor exited " + human_duration(*c->caller_gone - c->sent) + " later"
                              : std::string("NO ANSWER"));

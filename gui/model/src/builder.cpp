@@ -68,14 +68,15 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> slot_ranges(std::string_vie
 }
 
 // PMIX_SESSION_COMPLETE's jobs, [{"nspace":..,"status":"PMIX_..."}]: success unless one was not.
-Status worst_job_status(std::string_view jobs) {
+// PRRTE's PMIX_EVENT_JOB_END is a clean end as much as a kill by order: read as an end.
+Status worst_of_reported(std::string_view jobs) {
   const auto list = nlohmann::json::parse(jobs, nullptr, false);
   if (!list.is_array()) return Status::Success;
   for (const auto& j : list) {
     const auto it = j.find("status");
     if (it == j.end() || !it->is_string()) continue;
     const auto s = parse_status(it->get<std::string>());
-    if (s && *s != Status::Success) return *s;
+    if (s && *s != Status::Success && *s != Status::EventJobEnd) return *s;
   }
   return Status::Success;
 }
@@ -351,6 +352,20 @@ void RunModel::Builder::on_job(const log::EventView& e, std::uint32_t index) {
   }
 }
 
+Status RunModel::Builder::worst_job_status(const log::EventView& completed) {
+  // How each job ended, from the RM's job.end: the COMPLETE's statuses are PRRTE's
+  // conversion, where a job killed to make room reads as one that finished.
+  const auto* s = session(static_cast<std::uint32_t>(completed.uint(Field::session).value_or(kNone)));
+  bool heard = false;
+  if (s)
+    for (const std::uint32_t j : s->jobs) {
+      const auto& status = m_.jobs_[j].status;
+      heard = heard || status.has_value();
+      if (status && *status != Status::Success) return *status;
+    }
+  return heard ? Status::Success : worst_of_reported(completed.json(Field::jobs).value_or("[]"));
+}
+
 void RunModel::Builder::step(StepSeries& s, double t, double delta) {
   const double before = s.v.empty() ? 0 : s.v.back();
   if (!s.t.empty() && s.t.back() == t) {
@@ -398,7 +413,7 @@ void RunModel::Builder::on_accounting(const log::EventView& e) {
     case EventKind::AllocPreempt: return close_execution(alloc, e.t, true);
     default:  // SessionCompleted: the stretch ends with its jobs' worst status
       if (const auto it = open_execution_.find(alloc); it != open_execution_.end())
-        m_.executions_[it->second].status = worst_job_status(e.json(Field::jobs).value_or("[]"));
+        m_.executions_[it->second].status = worst_job_status(e);
       return close_execution(alloc, e.t, false);
   }
 }

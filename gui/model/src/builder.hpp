@@ -41,6 +41,7 @@ class RunModel::Builder {
   std::uint32_t node(std::string_view name);
   std::uint32_t request(const log::EventView& e);
   SessionRecord* session(std::uint32_t id);
+  Status worst_job_status(const log::EventView& completed);
   SessionRecord* session_of_alloc(std::string_view alloc);
   void op(StateOp o);
 

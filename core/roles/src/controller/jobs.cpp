@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "pmixflow/roles/controller/term_status.hpp"
+
 namespace pmixflow {
 
 bool Jobs::map(Job& job, const SlotList& slots) {
@@ -163,7 +165,8 @@ void Jobs::end(Job& job) {
                       .session = job.session,
                       .corr = job.corr,
                       .status = job.status,
-                      .code = Status::EventJobEnd});
+                      .code = Status::EventJobEnd,
+                      .term_status = prrte_term_status(job.status)});
   const EndedJob ended{job.nspace, job.session, job.status, job.spawn};
   jobs_.erase(ended.nspace);
   events_.job_ended(ended);

@@ -32,7 +32,7 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   const SessionCaller caller = caller_of(req.caller, req.directives, by_scheduler);
   if (op.verb == SessionOp::Instantiate) {
     Status st = may_instantiate(caller, req.session_id);
-    if (st == Status::Success) st = instantiate(origin, req.session_id, req.directives);
+    if (st == Status::Success) st = instantiate(origin, req.caller, req.session_id, req.directives);
     if (st != Status::Success) replies_.session_ctrl(origin, st);
     return;
   }
@@ -40,7 +40,11 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   if (!ids) return;
   // Answered at once, a TERMINATE too (PRRTE's apply_to_session()): the session is reclaimed,
   // and the scheduler told, once its last job has gone.
+  // Across several sessions the last failure is the answer, the others stay acted on; a success
+  // says which session it was (the last, for every session) (PRRTE's apply_to_all()).
   Status result = Status::Success;
+  const auto* ctrl_id = req.directives.get<std::string>(key::SESSION_CTRL_ID);
+  InfoList response = session_ctrl_response(ctrl_id, nullptr);
   for (std::uint32_t id : *ids) {
     Session* s = find(id);
     if (!s) continue;  // ended by an earlier target (a child of its parent)
@@ -49,10 +53,14 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
     std::vector<std::string> jobs = op.named;
     if (req.session_id == kAllSessions) std::erase_if(jobs, [&](const auto& ns) { return !holds(s->live_jobs, ns); });
     const Status st = apply(*s, op, jobs, req.directives);
-    if (st == Status::Success) remember_stop(*s, op, req);
-    if (result == Status::Success) result = st;
+    if (st != Status::Success) {
+      result = st;
+      continue;
+    }
+    remember_stop(*s, op, req);
+    if (op.verb != SessionOp::Terminate) response = session_ctrl_response(ctrl_id, s);
   }
-  replies_.session_ctrl(origin, result);
+  replies_.session_ctrl(origin, result, result == Status::Success ? std::move(response) : InfoList{});
 }
 
 SessionCaller Sessions::caller_of(const Proc& proc, const InfoList& info, bool scheduler) const {

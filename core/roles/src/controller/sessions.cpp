@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "pmixflow/roles/controller/term_status.hpp"
 #include "pmixflow/vocab/errors.hpp"
 
 namespace pmixflow {
@@ -55,6 +56,7 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
   s.started = now;
   if (const auto* owner = directives.get<Proc>(key::REQUESTOR)) s.owner = principal_of(*owner, directives);
   if (const auto* a = res.get<std::string>(key::ALLOC_ID)) s.alloc_id = *a;
+  if (const auto* c = directives.get<std::string>(key::SESSION_CTRL_ID)) s.ctrl_id = *c;
   if (const auto* r = res.get<std::string>(key::ALLOC_REQ_ID)) s.req_id = *r;
   if (auto inh = res.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
     s.inheritance = static_cast<Inheritance>(*inh);
@@ -119,10 +121,15 @@ void Sessions::log_instantiated(const Session& s, const Origin& origin) {
                                   .parent = s.parent});
 }
 
-Status Sessions::instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives) {
+Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint32_t id, const InfoList& directives) {
   if (sessions_.count(id)) return Status::ErrExists;
   NewSession fresh = read_instantiation(origin, id, directives, cluster_, env_.now());
   if (!fresh.session) return fresh.why;
+  // Named by whoever asked for it when no id is given (PRRTE's session_instantiate()).
+  if (fresh.session->alloc_id.empty()) {
+    const auto* requestor = directives.get<Proc>(key::REQUESTOR);
+    fresh.session->alloc_id = (requestor ? requestor->nspace : caller.nspace) + "." + std::to_string(id);
+  }
   fresh.session->parent = jobs_.session_of(fresh.session->owner.proc);
   for (const auto& [n, k] : fresh.session->nodes) dvm_.withhold(n, id);
   log_instantiated(*fresh.session, origin);
@@ -133,9 +140,7 @@ Status Sessions::instantiate(const Origin& origin, std::uint32_t id, const InfoL
   const bool growing = dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id);
   if (!fresh.job) {
     // A standing reservation: granted now; its daemons are reported by PMIX_DVM_IS_READY.
-    InfoList info;
-    info.add(key::SESSION_ID, id).add(key::ALLOC_ID, s.alloc_id);
-    replies_.session_ctrl(origin, Status::Success, std::move(info));
+    replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id.empty() ? nullptr : &s.ctrl_id, &s));
     return Status::Success;
   }
   jobs_.start_or_fence(jobs_.add(std::move(*fresh.job)), growing);
@@ -186,13 +191,24 @@ void Sessions::start_clock(const Job& job) {
   arm_limit(*s);
 }
 
+InfoList session_ctrl_response(const std::string* ctrl_id, const Session* s, const std::string* nspace) {
+  InfoList info;
+  if (ctrl_id) info.add(key::SESSION_CTRL_ID, *ctrl_id);
+  if (s) {
+    info.add(key::SESSION_ID, s->id);
+    if (!s->alloc_id.empty()) info.add(key::ALLOC_ID, s->alloc_id);
+    if (!s->req_id.empty()) info.add(key::ALLOC_REQ_ID, s->req_id);
+  }
+  if (nspace) info.add(key::NSPACE, *nspace);
+  return info;
+}
+
 void Sessions::answer_instantiation(const Job& job) {
   Session* s = find(job.session);
   if (!s || !s->instantiate_answer) return;
   // "answers only once the launch is done" (FLOW.md §4)
-  InfoList info;
-  info.add(key::SESSION_ID, s->id).add(key::ALLOC_ID, s->alloc_id).add(key::NSPACE, job.nspace);
-  replies_.session_ctrl(*s->instantiate_answer, Status::Success, std::move(info));
+  replies_.session_ctrl(*s->instantiate_answer, Status::Success,
+                        session_ctrl_response(s->ctrl_id.empty() ? nullptr : &s->ctrl_id, s, &job.nspace));
   s->instantiate_answer.reset();
 }
 
@@ -202,7 +218,8 @@ void Sessions::job_ended(const EndedJob& job) {
   Session* s = find(job.session);
   if (!s) return;
   InfoList record;
-  record.add(key::NSPACE, job.nspace).add(key::JOB_TERM_STATUS, job.status);
+  record.add(key::NSPACE, job.nspace).add(key::JOB_TERM_STATUS, prrte_term_status(job.status));
+  if (s->first_failure == Status::Success) s->first_failure = job.status;
   s->ended_jobs.add(key::JOB_INFO_ARRAY, std::move(record));
   std::erase(s->live_jobs, job.nspace);
   // With apps, the session is reclaimed when its last job ends (FLOW.md §4).
@@ -233,13 +250,7 @@ void Sessions::reclaim(Session& s) {
   const std::uint32_t id = s.id;
   const SessionKeys keys = keys_of(s);
   // An instantiation still waiting for its launch is answered with how its job ended.
-  Status unlaunched = Status::ErrJobKilledByCmd;
-  for (const auto& item : s.ended_jobs.items)
-    if (const auto* st = std::get<InfoList>(item.value).get<Status>(key::JOB_TERM_STATUS);
-        st && *st != Status::Success) {
-      unlaunched = *st;
-      break;
-    }
+  const Status unlaunched = s.first_failure == Status::Success ? Status::ErrJobKilledByCmd : s.first_failure;
   if (s.by_scheduler) send_complete(s);
   if (s.instantiate_answer) replies_.session_ctrl(*s.instantiate_answer, unlaunched);
   if (reclaimed_) reclaimed_(id, unlaunched);

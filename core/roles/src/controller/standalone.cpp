@@ -64,7 +64,7 @@ void Standalone::serve(const Origin& origin, AllocRequest&& req) {
   const std::uint32_t id = next_session_++;
   // Instantiated as the RM's own decision: answered as an allocation, not as session control.
   const Origin internal{Address::controller(), 0, req.corr};
-  const Status st = sessions_.instantiate(internal, id, session_directives(req, *chosen, id));
+  const Status st = sessions_.instantiate(internal, req.caller, id, session_directives(req, *chosen, id));
   if (st != Status::Success) return replies_.allocation(origin, st);
   Session& s = *sessions_.find(id);
   s.owner = principal_of(req.caller, req.info);

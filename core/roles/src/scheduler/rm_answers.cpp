@@ -14,9 +14,12 @@ void Scheduler::on(Address, SessionCtrlResponse&& resp) {
     case RmCall::Terminate: return answer(out->origin, resp.status);
     case RmCall::Preempt:
       // The session is reclaimed and reported complete by the RM; that is where the request
-      // is requeued. A session that had already ended is simply not there any more.
+      // is requeued. A session that had already ended is simply not there any more. The RM
+      // answers the TERMINATE at once, so this answer comes before the session's COMPLETE.
       if (resp.status != Status::Success)
         env_.log(ev::AllocPreemptRefused{.alloc = out->alloc_id, .status = resp.status});
+      else if (Live* live = live_.find(out->alloc_id))
+        live->killed_to_make_room = true;
       return;
     case RmCall::OnBehalf:
       if (const auto decision = rm_.settle(out->group, resp.status)) answer_ctrl(decision->origin, decision->status);

@@ -1,8 +1,6 @@
 // Session control at the scheduler: a requestor's, which it decides and orders from the RM
 // session by session (FLOW.md §4), and the RM's PMIX_SESSION_COMPLETE, which frees an
 // allocation and requeues one that was preempted.
-#include <algorithm>
-
 #include "pmixflow/roles/scheduler.hpp"
 #include "pmixflow/vocab/errors.hpp"
 #include "pmixflow/vocab/json_text.hpp"
@@ -98,11 +96,10 @@ void Scheduler::on_complete(Address from, const SessionCtrlRequest& req) {
     env_.log(ev::SessionCompleted{
         .corr = req.corr, .alloc = live->alloc_id, .session = req.session_id, .jobs = jobs_json(jobs)});
   pool_.give_back(live->slots);
-  const bool completed =
-      !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const auto& j) { return j.second == Status::Success; });
-  // Terminated to make room: the work done is lost and the request waits again. (A job that
-  // finished before the TERMINATE reached it simply completed.)
-  if (live->view.ending && live->requeue && !completed)
+  // Terminated to make room: the work done is lost and the request waits again. A session that
+  // ended before the TERMINATE reached the RM is reported complete before the TERMINATE is
+  // answered (PMIX_ERR_NOT_FOUND): it simply completed.
+  if (live->killed_to_make_room && live->requeue)
     requeue(*live, (env_.now() - live->granted_at) * static_cast<double>(live->view.cpus));
   live_.erase(std::string(live->alloc_id));
   env_.send(from, SessionCtrlResponse{req.id, Status::Success, {}, req.corr});

@@ -106,7 +106,7 @@ struct AllocationAccount {
   std::string node_list;
   std::string resources;                             // the slots held, as Batsim resource ids (empty: not logged)
   Status status = Status::Success;                   // how the RM answered its instantiation, or why it left the queue
-  std::vector<std::pair<std::string, Status>> jobs;  // from PMIX_SESSION_COMPLETE (else the RM's job.end)
+  std::vector<std::pair<std::string, Status>> jobs;  // how each ended: the RM's job.end (else PMIX_SESSION_COMPLETE)
   bool lost_with_rm = false;  // its session was still held when the controller died: the DVM went with it
   std::int64_t priority = 0;
   std::uint32_t preemptions = 0;

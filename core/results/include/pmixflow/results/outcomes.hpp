@@ -59,7 +59,7 @@ struct RequestFate {
   Status account_status = Status::Success;  // the RM's answer to its instantiation, or why it left the queue
   bool started = false;                     // its resources were granted (and not taken back since)
   bool ended = false;                       // its session was reported complete
-  std::optional<Status> first_job;          // the first of its jobs to end, by PMIX_JOB_TERM_STATUS
+  std::optional<Status> first_job;          // how the first of its jobs to end ended (job.end)
   bool lost_with_rm = false;                // its session ended with the controller's death
 };
 

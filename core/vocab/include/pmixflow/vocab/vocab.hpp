@@ -42,6 +42,7 @@ enum class Status : std::int32_t {
   ErrJobFailedToLaunch = -181,
   ErrJobKilledByCmd = -183,
   ErrJobAbortedBySig = -184,
+  ErrJobTermWoSync = -185,
   ErrJobNonZeroTerm = -187,
   ErrJobAllocFailed = -188,
   ErrJobAbortedBySysEvent = -189,

@@ -38,15 +38,15 @@ struct Job {
   // whichever stopped it, RESUME and RESTORE both continue it (docs/prrte-conformance.md).
   bool suspended = false;
   SessionOp stopped_by = SessionOp::Pause;  // for the log: the directive that stopped it
-  std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it answers, until it started
-  std::set<NodeId> running_on;         // nodes whose ranks started and hold slots
+  std::optional<std::uint64_t> spawn;       // the PMIx_Spawn it answers, until it started
+  std::set<NodeId> running_on;              // nodes whose ranks started and hold slots
 };
 
 // What is left of a job once it has ended.
 struct EndedJob {
   std::string nspace;
   std::uint32_t session = 0;
-  Status status = Status::Success;     // its PMIX_JOB_TERM_STATUS
+  Status status = Status::Success;     // how it ended (prrte_term_status() converts it for the COMPLETE)
   std::optional<std::uint64_t> spawn;  // the PMIx_Spawn it was to answer, had it started
 };
 

@@ -47,7 +47,9 @@ struct Session {
   TimerId limit_timer = 0;
   std::vector<std::string> live_jobs;
   InfoList ended_jobs;                       // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
+  Status first_failure = Status::Success;    // how the first of its jobs that did not end cleanly ended
   std::optional<Origin> instantiate_answer;  // answered once its job is launched
+  std::string ctrl_id;                       // its INSTANTIATE's PMIX_SESSION_CTRL_ID, echoed in that answer
   std::uint32_t jobs_created = 0;
   // How to reverse each PAUSE or PREEMPT carried out on it, by the call that asked for it: a
   // stop whose requestor never learns of it is undone (FLOW.md, "Faults"). Forgotten once the
@@ -56,6 +58,12 @@ struct Session {
 
   std::string next_nspace() { return "job-" + std::to_string(id) + "." + std::to_string(++jobs_created); }
 };
+
+// What PRRTE's set_response() answers a successful session control with: the caller's
+// PMIX_SESSION_CTRL_ID, then the session's PMIX_SESSION_ID, PMIX_ALLOC_ID and
+// PMIX_ALLOC_REQ_ID (none for a TERMINATE: the session is going), then a launched job's
+// PMIX_NSPACE.
+InfoList session_ctrl_response(const std::string* ctrl_id, const Session* s, const std::string* nspace = nullptr);
 
 class Sessions {
  public:
@@ -80,7 +88,7 @@ class Sessions {
   // decision on a requestor's call (session_control.cpp).
   void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
   // PMIX_SESSION_INSTANTIATE: answered now for a reservation, once launched for a job.
-  Status instantiate(const Origin& origin, std::uint32_t id, const InfoList& directives);
+  Status instantiate(const Origin& origin, const Proc& caller, std::uint32_t id, const InfoList& directives);
   Status terminate(Session& s, Status reason);
   // Sessions tied to `owner_nspace` (SEP false), and children of `parent`, end.
   void end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason);

@@ -25,6 +25,9 @@ struct Live {
   double granted_at = 0;   // when it was granted (view.start_time is the instant decided about)
   bool instantiated = false;
   std::optional<QueueEntry> requeue;  // a preemptible grant: the request as it was queued
+  // Its preempting TERMINATE was carried out (answered PMIX_SUCCESS). The COMPLETE cannot say
+  // so: PRRTE reports a killed job and a finished one alike, PMIX_EVENT_JOB_END.
+  bool killed_to_make_room = false;
 };
 
 class LiveAllocations {
