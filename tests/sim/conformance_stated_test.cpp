@@ -34,6 +34,10 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(forwarded, ready);
 }
 
+TEST_P(Stated, ASchedulersOrderForSomeoneMayDoOnlyWhatTheyMay) {
+  holds_everything(simulate("scheduler-order-for-requestor.jsonl"), 7);
+}
+
 TEST_P(Stated, ASessionControlIsAnsweredWithWhatItActedOn) {
   holds_everything(simulate("session-ctrl-answer-info.jsonl"), 11);
 }

@@ -36,7 +36,12 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
     if (st != Status::Success) replies_.session_ctrl(origin, st);
     return;
   }
-  const auto ids = targets(origin, req, caller, op);
+  // A scheduler acting for someone names them: the order may do only what they may (PRRTE's
+  // parse_directives() takes the PMIX_REQUESTOR as the caller). Anyone else naming one is not
+  // believed (caller_of()). The order's credentials are the scheduler's, so the named one is
+  // judged by namespace and jobs, not by a user id it did not prove.
+  const Proc* for_whom = by_scheduler ? req.directives.get<Proc>(key::REQUESTOR) : nullptr;
+  const auto ids = targets(origin, req, for_whom ? caller_of(*for_whom, InfoList{}, false) : caller, op);
   if (!ids) return;
   // Answered at once, a TERMINATE too (PRRTE's apply_to_session()): the session is reclaimed,
   // and the scheduler told, once its last job has gone.
