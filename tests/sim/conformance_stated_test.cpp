@@ -34,6 +34,10 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(forwarded, ready);
 }
 
+TEST_P(Stated, ASpawnCannotAddHostsWhereASchedulerOwnsTheAllocation) {
+  holds_everything(simulate("spawn-add-host-refused.jsonl"), 5);
+}
+
 TEST_P(Stated, ASchedulersOrderForSomeoneMayDoOnlyWhatTheyMay) {
   holds_everything(simulate("scheduler-order-for-requestor.jsonl"), 7);
 }

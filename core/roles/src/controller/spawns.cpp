@@ -7,6 +7,10 @@ void Spawns::on_spawn(Address from, SpawnRequest&& req) {
   const Spawn& spawn =
       spawns_.emplace(id, Spawn{Origin{from, req.id, req.corr}, std::move(req), {}, 0, Status::Success}).first->second;
   if (spawn.request.apps.empty()) return finish(id, Status::ErrBadParam, {});
+  // Hosts added by a spawn are refused where a scheduler owns the allocation (PRRTE's
+  // ras_base_add_hosts_allowed()), never silently dropped; a standalone DVM's machine is fixed.
+  if (spawn.request.job_info.has(key::ADD_HOST) || spawn.request.job_info.has(key::ADD_HOSTFILE))
+    return finish(id, Status::ErrNotSupported, {});
   if (const auto* alloc = spawn.request.job_info.get<InfoList>(key::SPAWN_ALLOC))
     return with_allocation(id, spawn, *alloc);
   into_existing(id, spawn);
