@@ -34,6 +34,10 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(forwarded, ready);
 }
 
+TEST_P(Stated, AReleasedReservationIsGoneAtOnce) {
+  holds_everything(simulate("standalone-release-running.jsonl"), 6);
+}
+
 TEST_P(Stated, ASpawnCannotAddHostsWhereASchedulerOwnsTheAllocation) {
   holds_everything(simulate("spawn-add-host-refused.jsonl"), 5);
 }

@@ -7,7 +7,9 @@ namespace pmixflow {
 Status Standalone::release(const AllocRequest& req) {
   const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
-  if (!s) return Status::ErrNotFound;
+  // Torn down is gone, even while its jobs are still ending (PRRTE deregisters the reservation
+  // at once, prte_ras_base_teardown_reservation()).
+  if (!s || s->terminating) return Status::ErrNotFound;
   if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
   sessions_.terminate(*s, Status::ErrJobKilledByCmd);
   return Status::Success;
