@@ -57,13 +57,15 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
     // the named jobs it has.
     std::vector<std::string> jobs = op.named;
     if (req.session_id == kAllSessions) std::erase_if(jobs, [&](const auto& ns) { return !holds(s->live_jobs, ns); });
+    // Named before it is acted on: a signal that ends its last unlaunched job reclaims it.
+    InfoList acted_on = session_ctrl_response(ctrl_id, s);
     const Status st = apply(*s, op, jobs, req.directives);
     if (st != Status::Success) {
       result = st;
       continue;
     }
-    remember_stop(*s, op, req);
-    if (op.verb != SessionOp::Terminate) response = session_ctrl_response(ctrl_id, s);
+    if (Session* still = find(id)) remember_stop(*still, op, req);
+    if (op.verb != SessionOp::Terminate) response = std::move(acted_on);
   }
   replies_.session_ctrl(origin, result, result == Status::Success ? std::move(response) : InfoList{});
 }
