@@ -87,7 +87,8 @@ TEST(Docs, EveryLogLineFlowMdQuotesIsInTheRunItNames) {
     const auto& log = logs[q.run];
     const bool found =
         std::any_of(log.begin(), log.end(), [&](const std::string& l) { return matches_quote(q.text, l); });
-    EXPECT_TRUE(found) << "docs/flow.md:" << q.line << " is not a line of run '" << q.run << "':\n  " << q.text;
+    EXPECT_TRUE(found) << "docs/flow.md:" << q.line << " is not a line of run '" << q.run << "':\n  " << q.text
+                       << "\n(scripts/update-flow-quotes.py moves quotes whose times or fields changed)";
   }
 }
 
