@@ -41,7 +41,15 @@ TEST(AllocTime, FieldsMayExceedTheirRange) {
   EXPECT_EQ(parse_alloc_time("45:0:0:0"), 45 * kDay);
 }
 
-TEST(AllocTime, SurroundingWhitespaceTrimmed) { EXPECT_EQ(parse_alloc_time("  1:00 \t\n"), kMinute); }
+// PRRTE's parse reads each field with strtol(): blanks before it and a sign are taken.
+TEST(AllocTime, BlanksBeforeAFieldAndASignAreTakenAsPrrteDoes) {
+  EXPECT_EQ(parse_alloc_time("  1:00"), kMinute);
+  EXPECT_EQ(parse_alloc_time("1: 30"), kMinute + 30);
+  EXPECT_EQ(parse_alloc_time("\t1:\n30"), kMinute + 30);
+  EXPECT_EQ(parse_alloc_time("+5"), 5);
+  EXPECT_EQ(parse_alloc_time("1:+05"), kMinute + 5);
+  EXPECT_EQ(parse_alloc_time("-0"), 0);
+}
 
 TEST(AllocTime, ErrorsNameOriginFieldAndText) {
   try {
@@ -89,11 +97,12 @@ INSTANTIATE_TEST_SUITE_P(AllocTime, AllocTimeRefused,
                          ::testing::Values(BadTime{"", "empty"}, BadTime{"   ", "empty"}, BadTime{":", "empty field"},
                                            BadTime{"1:", "empty field"}, BadTime{":1", "empty field"},
                                            BadTime{"1::1", "empty field"}, BadTime{"1:2:3:4:5:6", "more than five"},
-                                           BadTime{"-5", "not a plain decimal"}, BadTime{"+5", "not a plain decimal"},
-                                           BadTime{"1.5", "not a plain decimal"}, BadTime{"1e3", "not a plain decimal"},
-                                           BadTime{"1: 30", "not a plain decimal"},
-                                           BadTime{"1 :30", "not a plain decimal"},
-                                           BadTime{"inf", "not a plain decimal"}, BadTime{"1h", "not a plain decimal"},
+                                           BadTime{"-5", "negative"}, BadTime{"1:-1", "negative"},
+                                           BadTime{"+", "not a whole number"}, BadTime{"+-5", "not a whole number"},
+                                           BadTime{"1.5", "not a whole number"}, BadTime{"1e3", "not a whole number"},
+                                           BadTime{"1 :30", "not a whole number"}, BadTime{"5 ", "not a whole number"},
+                                           BadTime{"1: ", "not a whole number"}, BadTime{"inf", "not a whole number"},
+                                           BadTime{"1h", "not a whole number"},
                                            BadTime{"99999999999999999999999", "too large"}));
 
 TEST(AllocTime, FormatShortestForm) {

@@ -39,14 +39,21 @@ std::vector<std::string_view> split_fields(std::string_view text) {
   return fields;
 }
 
-// Digits only: from_chars would take a sign and strtod would take "1e3" or "inf", none of
-// which a PMIx time string may hold.
+// As PRRTE's prte_pmix_server_parse_session_time() reads a field with strtol(): blanks before
+// it and a sign are taken, then digits to the field's end. A negative value is refused, so
+// `-0` is 0. Nothing else: strtod would take "1e3" or "inf", which no time string may hold.
 std::uint64_t field_value(std::string_view field, std::string_view origin, std::string_view text) {
   if (field.empty()) refuse(origin, text, "empty field");
-  if (!std::ranges::all_of(field, [](char c) { return c >= '0' && c <= '9'; }))
-    refuse(origin, text, quote_value(field) + " is not a plain decimal number");
+  std::size_t at = 0;
+  while (at < field.size() && (field[at] == ' ' || (field[at] >= '\t' && field[at] <= '\r'))) ++at;
+  const bool negative = at < field.size() && field[at] == '-';
+  if (at < field.size() && (field[at] == '+' || field[at] == '-')) ++at;
+  const std::string_view digits = field.substr(at);
+  if (digits.empty() || !std::ranges::all_of(digits, [](char c) { return c >= '0' && c <= '9'; }))
+    refuse(origin, text, quote_value(field) + " is not a whole number (blanks before it and a sign are allowed)");
   std::uint64_t value = 0;
-  if (read_whole(field, value) != NumberFault::None) refuse(origin, text, quote_value(field) + " is too large");
+  if (read_whole(digits, value) != NumberFault::None) refuse(origin, text, quote_value(field) + " is too large");
+  if (negative && value != 0) refuse(origin, text, quote_value(field) + " is negative");
   return value;
 }
 
@@ -55,9 +62,9 @@ std::string two_digits(std::int64_t n) { return (n < 10 ? "0" : "") + std::to_st
 }  // namespace
 
 double parse_alloc_time(std::string_view text, std::string_view origin) {
-  const auto body = trim(text);
-  if (body.empty()) refuse(origin, text, "empty");
-  const auto fields = split_fields(body);
+  // Not trimmed: PRRTE takes blanks before a field and refuses any after one.
+  if (trim(text).empty()) refuse(origin, text, "empty");
+  const auto fields = split_fields(text);
   if (fields.size() > kUnit.size()) refuse(origin, text, "more than five fields");
   double seconds = 0;
   for (std::size_t i = 0; i < fields.size(); ++i)
