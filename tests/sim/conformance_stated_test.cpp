@@ -34,9 +34,7 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(forwarded, ready);
 }
 
-TEST_P(Stated, AReleasedReservationIsGoneAtOnce) {
-  holds_everything(simulate("standalone-release-running.jsonl"), 6);
-}
+TEST_P(Stated, AReleasedReservationIsGoneAtOnce) { holds_everything(simulate("standalone-release-running.jsonl"), 6); }
 
 TEST_P(Stated, ASpawnCannotAddHostsWhereASchedulerOwnsTheAllocation) {
   holds_everything(simulate("spawn-add-host-refused.jsonl"), 5);
@@ -81,6 +79,12 @@ TEST_P(Stated, TheReadyEventOfAnActivationNamingNoAllocationNamesTheDvmsOwn) {
 TEST_P(Stated, TheSchedulersInstantiateOfAnExistingIdIsRefused) {
   holds_everything(simulate("scheduler-instantiate-existing.jsonl"), 6);
 }
+
+TEST_P(Stated, AFailureOverEverySessionIsAnsweredAndLeavesThemAsTheyWere) {
+  holds_everything(simulate("session-all-failures.jsonl"), 10);
+}
+
+TEST_P(Stated, TimeFieldsAreReadAsPrrteReadsThem) { holds_everything(simulate("session-time-fields.jsonl"), 11); }
 
 TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
   holds_everything(simulate("scheduler-instantiate-apps-without-resources.jsonl"), 5);

@@ -1,5 +1,7 @@
 #include "pmixflow/model/node_slots.hpp"
 
+#include <algorithm>
+
 #include "pmixflow/vocab/hostlist.hpp"
 
 namespace pmixflow {
@@ -12,6 +14,20 @@ std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& c
     out.emplace_back(*n, h.slots.value_or(cluster.node(*n).slots));
   }
   return out;
+}
+
+std::vector<NodeId> merge_slots(SlotList& into, const SlotList& more) {
+  std::vector<NodeId> added;
+  for (const auto& [n, k] : more) {
+    auto same = std::find_if(into.begin(), into.end(), [&n = n](const auto& e) { return e.first == n; });
+    if (same != into.end()) {
+      same->second += k;
+    } else {
+      into.emplace_back(n, k);
+      added.push_back(n);
+    }
+  }
+  return added;
 }
 
 std::string format_node_slots(const SlotList& slots, const Cluster& cluster) {

@@ -133,7 +133,7 @@ void Controller::requestor_gone(const Proc& gone, std::optional<Address> via, Ad
     else
       env_.log(ev::RequestorGone{.requestor = to_string(gone)});
   }
-  sessions_.end_dependents(gone.nspace, 0, Status::ErrJobKilledByCmd);
+  sessions_.end_tied_to(gone.nspace, Status::ErrJobKilledByCmd);
   // Only its calls that came the way it went (`origin`: the server it was a client of, or the
   // tool itself when it was the controller's own): a name is not a process, and a tool of the
   // same name elsewhere (another user's hand tool, `pmixflow request --as`) is still waiting.

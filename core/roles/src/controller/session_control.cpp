@@ -48,11 +48,12 @@ void Sessions::execute(const Origin& origin, SessionCtrlRequest&& req, bool by_s
   // Across several sessions the last failure is the answer, the others stay acted on; a success
   // says which session it was (the last, for every session) (PRRTE's apply_to_all()).
   Status result = Status::Success;
-  const auto* ctrl_id = req.directives.get<std::string>(key::SESSION_CTRL_ID);
+  const auto* given_ctrl_id = req.directives.get<std::string>(key::SESSION_CTRL_ID);
+  const std::string_view ctrl_id = given_ctrl_id ? std::string_view(*given_ctrl_id) : std::string_view{};
   InfoList response = session_ctrl_response(ctrl_id, nullptr);
   for (std::uint32_t id : *ids) {
     Session* s = find(id);
-    if (!s) continue;  // ended by an earlier target (a child of its parent)
+    if (!s) continue;  // ended by an earlier target (tied to a job that ended)
     // Across several sessions a named job need only be in one of them; each session acts on
     // the named jobs it has.
     std::vector<std::string> jobs = op.named;
@@ -200,16 +201,8 @@ Status Sessions::extend(Session& s, const InfoList& directives) {
 }
 
 void Sessions::add_nodes(Session& s, const SlotList& added) {
-  for (const auto& [n, k] : added) {
-    auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
-    if (same != s.nodes.end()) {
-      same->second += k;
-    } else {
-      s.nodes.emplace_back(n, k);
-      dvm_.withhold(n, s.id);
-    }
-    dvm_.log_node(n);
-  }
+  for (NodeId n : merge_slots(s.nodes, added)) dvm_.withhold(n, s.id);
+  for (const auto& entry : added) dvm_.log_node(entry.first);
   dvm_.grow(added, s.alloc_id, s.corr, s.req_id);
 }
 

@@ -17,17 +17,13 @@ void SessionIndex::add(const SessionKeys& k) {
   if (!k.corr.empty()) by_corr_[k.corr].insert(k.id);
   if (!k.alloc_id.empty()) by_alloc_[k.alloc_id].insert(k.id);
   if (!k.owner_nspace.empty()) by_owner_[k.owner_nspace].insert(k.id);
-  if (k.parent != 0) children_[k.parent].insert(k.id);
 }
 
 void SessionIndex::remove(const SessionKeys& k) {
   erase_from(by_corr_, k.corr, k.id);
   erase_from(by_alloc_, k.alloc_id, k.id);
   erase_from(by_owner_, k.owner_nspace, k.id);
-  erase_from(children_, k.parent, k.id);
 }
-
-const SessionIndex::Ids& SessionIndex::children_of(std::uint32_t parent) const { return lookup(children_, parent); }
 
 const SessionIndex::Ids& SessionIndex::none() {
   static const Ids empty;

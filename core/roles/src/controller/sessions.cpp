@@ -2,7 +2,6 @@
 #include "pmixflow/roles/controller/sessions.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "pmixflow/roles/controller/term_status.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -29,7 +28,7 @@ Session* Sessions::by_alloc(const std::string& alloc_id) {
 
 namespace {
 
-SessionKeys keys_of(const Session& s) { return {s.id, s.corr, s.alloc_id, s.owner.proc.nspace, s.parent}; }
+SessionKeys keys_of(const Session& s) { return {s.id, s.corr, s.alloc_id, s.owner.proc.nspace}; }
 
 struct NewSession {
   std::optional<Session> session;
@@ -68,13 +67,7 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
       if (item.key != key::ALLOC_NODE_LIST) continue;
       auto nodes = parse_node_slots(std::get<std::string>(item.value), cluster);
       if (!nodes || nodes->empty()) return refused(Status::ErrBadParam);
-      for (const auto& [n, k] : *nodes) {
-        auto same = std::find_if(s.nodes.begin(), s.nodes.end(), [&n = n](const auto& e) { return e.first == n; });
-        if (same != s.nodes.end())
-          same->second += k;
-        else
-          s.nodes.emplace_back(n, k);
-      }
+      merge_slots(s.nodes, *nodes);
       listed = true;
     }
     if (!listed && apps && !apps->empty()) return refused(Status::ErrBadParam);
@@ -87,7 +80,6 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
   // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
   if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v))
     s.sep = std::get<bool>(*v);
-  s.child_sep = res.flag(key::ALLOC_CHILD_SEP);
   NewSession out;
   if (apps && !apps->empty()) {
     s.has_apps = true;
@@ -140,7 +132,7 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
   const bool growing = dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id);
   if (!fresh.job) {
     // A standing reservation: granted now; its daemons are reported by PMIX_DVM_IS_READY.
-    replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id.empty() ? nullptr : &s.ctrl_id, &s));
+    replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id, &s));
     return Status::Success;
   }
   jobs_.start_or_fence(jobs_.add(std::move(*fresh.job)), growing);
@@ -191,15 +183,15 @@ void Sessions::start_clock(const Job& job) {
   arm_limit(*s);
 }
 
-InfoList session_ctrl_response(const std::string* ctrl_id, const Session* s, const std::string* nspace) {
+InfoList session_ctrl_response(std::string_view ctrl_id, const Session* s, std::string_view nspace) {
   InfoList info;
-  if (ctrl_id) info.add(key::SESSION_CTRL_ID, *ctrl_id);
+  if (!ctrl_id.empty()) info.add(key::SESSION_CTRL_ID, std::string(ctrl_id));
   if (s) {
     info.add(key::SESSION_ID, s->id);
     if (!s->alloc_id.empty()) info.add(key::ALLOC_ID, s->alloc_id);
     if (!s->req_id.empty()) info.add(key::ALLOC_REQ_ID, s->req_id);
   }
-  if (nspace) info.add(key::NSPACE, *nspace);
+  if (!nspace.empty()) info.add(key::NSPACE, std::string(nspace));
   return info;
 }
 
@@ -207,14 +199,13 @@ void Sessions::answer_instantiation(const Job& job) {
   Session* s = find(job.session);
   if (!s || !s->instantiate_answer) return;
   // "answers only once the launch is done" (FLOW.md §4)
-  replies_.session_ctrl(*s->instantiate_answer, Status::Success,
-                        session_ctrl_response(s->ctrl_id.empty() ? nullptr : &s->ctrl_id, s, &job.nspace));
+  replies_.session_ctrl(*s->instantiate_answer, Status::Success, session_ctrl_response(s->ctrl_id, s, job.nspace));
   s->instantiate_answer.reset();
 }
 
 void Sessions::job_ended(const EndedJob& job) {
   // Sessions tied to this job (requested from inside it with SEP=false) end with it.
-  end_dependents(job.nspace, 0, Status::ErrJobKilledByCmd);
+  end_tied_to(job.nspace, Status::ErrJobKilledByCmd);
   Session* s = find(job.session);
   if (!s) return;
   InfoList record;
@@ -256,28 +247,21 @@ void Sessions::reclaim(Session& s) {
   if (reclaimed_) reclaimed_(id, unlaunched);
   index_.remove(keys);
   sessions_.erase(id);
-  // Children end with their parent unless separated (FLOW.md §4).
-  end_dependents("", id, Status::ErrJobKilledByCmd);
+  // Nothing else ends with it: PRRTE links no session to another, so a child outlives its
+  // parent whatever FLOW.md §4 and PRRTE's structures.rst say (docs/prrte-conformance.md, J21).
 }
 
-void Sessions::end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason) {
-  // Candidates from the indexes, checked as they stand now (SEP may have changed since), in id
-  // order as a scan would find them.
-  std::set<std::uint32_t> candidates;
-  if (parent != 0) candidates = index_.children_of(parent);
-  if (!owner_nspace.empty())
-    candidates.insert(index_.of_owner(owner_nspace).begin(), index_.of_owner(owner_nspace).end());
+void Sessions::end_tied_to(const std::string& owner_nspace, Status reason) {
+  // Checked as they stand now (SEP may have changed since), in id order as a scan would find them.
   std::vector<std::uint32_t> doomed;
-  for (const std::uint32_t sid : candidates) {
+  for (const std::uint32_t sid : index_.of_owner(owner_nspace)) {
     const Session& session = sessions_.at(sid);
-    const bool child = parent != 0 && session.parent == parent && !session.child_sep && session.sep != true;
-    const bool tied = !owner_nspace.empty() && session.owner.proc.nspace == owner_nspace && session.sep == false;
-    if ((child || tied) && !session.terminating) doomed.push_back(sid);
+    if (session.sep == false && !session.terminating) doomed.push_back(sid);
   }
   for (std::uint32_t sid : doomed) {
     Session* s = find(sid);
     if (!s) continue;
-    env_.log(ev::SessionDependentEnd{.session = sid, .parent = parent, .owner_nspace = owner_nspace});
+    env_.log(ev::SessionDependentEnd{.session = sid, .parent = 0, .owner_nspace = owner_nspace});
     terminate(*s, reason);
   }
 }

@@ -20,6 +20,10 @@ using SlotList = std::vector<std::pair<NodeId, std::uint32_t>>;
 // it is no node list at all.
 std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& cluster);
 
+// Adds `more` to `into`, a node already there gaining the slots; returns the nodes that were
+// not there (a session withholds those from the pool).
+std::vector<NodeId> merge_slots(SlotList& into, const SlotList& more);
+
 // The other way: `n01:4,n02:8`.
 std::string format_node_slots(const SlotList& slots, const Cluster& cluster);
 

@@ -1,5 +1,5 @@
 // The live sessions by what names them besides their id: the call that asked for them, their
-// allocation, their owner's namespace, the session they were asked for from. A job's end, a
+// allocation, their owner's namespace. A job's end, a
 // lost requestor or a PMIX_ALLOC_ID then costs what its matches cost, not a scan of every live
 // session (on a large machine, tens of thousands).
 #pragma once
@@ -16,7 +16,6 @@ struct SessionKeys {
   std::string corr;
   std::string alloc_id;
   std::string owner_nspace;
-  std::uint32_t parent = 0;  // 0: none
 };
 
 class SessionIndex {
@@ -28,7 +27,6 @@ class SessionIndex {
   const Ids& of_call(const std::string& corr) const { return lookup(by_corr_, corr); }
   const Ids& of_alloc(const std::string& alloc_id) const { return lookup(by_alloc_, alloc_id); }
   const Ids& of_owner(const std::string& nspace) const { return lookup(by_owner_, nspace); }
-  const Ids& children_of(std::uint32_t parent) const;
 
  private:
   template <class Key>
@@ -41,7 +39,6 @@ class SessionIndex {
   std::unordered_map<std::string, Ids> by_corr_;
   std::unordered_map<std::string, Ids> by_alloc_;
   std::unordered_map<std::string, Ids> by_owner_;
-  std::unordered_map<std::uint32_t, Ids> children_;
 };
 
 }  // namespace pmixflow

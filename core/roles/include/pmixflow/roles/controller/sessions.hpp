@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmixflow/model/cluster.hpp"
@@ -34,11 +35,11 @@ struct Session {
   bool by_scheduler = false;
   bool has_apps = false;  // reclaimed when its last job ends (else a standing reservation)
   bool terminating = false;
-  // PMIX_SESSION_SEP as given: true detaches it (from its owner, and from a parent);
-  // false ties it to its owner's lifetime. Unset: detached, but a child ends with its parent.
+  // PMIX_SESSION_SEP as given: false ties it to its owner's lifetime; true or unset detaches it.
   std::optional<bool> sep;
-  std::uint32_t parent = 0;  // the session its requestor runs in (0: none)
-  bool child_sep = false;    // PMIX_ALLOC_CHILD_SEP: outlives its parent
+  // The session its requestor runs in (0: none). Logged only: nothing ends with a parent, and
+  // PMIX_ALLOC_CHILD_SEP is not read (PRRTE's code, docs/prrte-conformance.md J21).
+  std::uint32_t parent = 0;
   Inheritance inheritance = Inheritance::Default;
   SlotList nodes;
   double started = 0;          // when its time limit started counting
@@ -63,7 +64,7 @@ struct Session {
 // PMIX_SESSION_CTRL_ID, then the session's PMIX_SESSION_ID, PMIX_ALLOC_ID and
 // PMIX_ALLOC_REQ_ID (none for a TERMINATE: the session is going), then a launched job's
 // PMIX_NSPACE.
-InfoList session_ctrl_response(const std::string* ctrl_id, const Session* s, const std::string* nspace = nullptr);
+InfoList session_ctrl_response(std::string_view ctrl_id, const Session* s, std::string_view nspace = {});
 
 class Sessions {
  public:
@@ -90,8 +91,8 @@ class Sessions {
   // PMIX_SESSION_INSTANTIATE: answered now for a reservation, once launched for a job.
   Status instantiate(const Origin& origin, const Proc& caller, std::uint32_t id, const InfoList& directives);
   Status terminate(Session& s, Status reason);
-  // Sessions tied to `owner_nspace` (SEP false), and children of `parent`, end.
-  void end_dependents(const std::string& owner_nspace, std::uint32_t parent, Status reason);
+  // Sessions tied to `owner_nspace` (SEP false) end with it.
+  void end_tied_to(const std::string& owner_nspace, Status reason);
 
   // A job's start counts for its session's time limit, and answers its instantiation.
   void start_clock(const Job& job);
