@@ -86,6 +86,19 @@ TEST_P(Stated, AFailureOverEverySessionIsAnsweredAndLeavesThemAsTheyWere) {
 
 TEST_P(Stated, TimeFieldsAreReadAsPrrteReadsThem) { holds_everything(simulate("session-time-fields.jsonl"), 11); }
 
+TEST_P(Stated, AnInstantiationThatCannotBeMappedFailsAtLaunch) {
+  const auto run = simulate("scheduler-instantiate-unmappable.jsonl");
+  holds_everything(run, 11);
+  // Mapping fails only once the fence lifts: after the DVM has grown over the session's node.
+  double ready = -1, failed = -1;
+  for (const auto& e : run.events) {
+    if (ev_of(e) == "dvm.ready" && e.value("corr", "") == "scheduler#1") ready = e["t"];
+    if (ev_of(e) == "job.end" && e.value("corr", "") == "scheduler#1") failed = e["t"];
+  }
+  ASSERT_GT(ready, 0);
+  EXPECT_GE(failed, ready);
+}
+
 TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
   holds_everything(simulate("scheduler-instantiate-apps-without-resources.jsonl"), 5);
 }

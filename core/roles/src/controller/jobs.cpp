@@ -94,6 +94,7 @@ std::string rank_map(const SlotList& placement, const Cluster& cluster) {
 }  // namespace
 
 void Jobs::launch(Job& job) {
+  if (job.unmappable) return end_unlaunched(job, Status::ErrJobFailedToMap);
   job.state = JobState::Launching;
   if (env_.wants<ev::JobLaunch>())
     env_.log(ev::JobLaunch{.nspace = job.nspace,

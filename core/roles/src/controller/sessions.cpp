@@ -88,7 +88,7 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
     job.session = id;
     job.apps = *apps;
     job.corr = origin.corr;
-    if (!Jobs::map(job, s.nodes)) return refused(Status::ErrOutOfResource);  // would oversubscribe the grant
+    job.unmappable = !Jobs::map(job, s.nodes);  // not refused here: it fails at launch
     s.live_jobs.push_back(job.nspace);
     s.instantiate_answer = origin;
     out.job = std::move(job);

@@ -38,6 +38,7 @@ enum class Status : std::int32_t {
   EventJobEnd = -145,
   OperationInProgress = -156,
   OperationSucceeded = -157,
+  ErrJobFailedToMap = -179,
   ErrJobCanceled = -180,
   ErrJobFailedToLaunch = -181,
   ErrJobKilledByCmd = -183,

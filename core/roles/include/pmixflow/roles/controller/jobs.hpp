@@ -40,6 +40,9 @@ struct Job {
   SessionOp stopped_by = SessionOp::Pause;  // for the log: the directive that stopped it
   std::optional<std::uint64_t> spawn;       // the PMIx_Spawn it answers, until it started
   std::set<NodeId> running_on;              // nodes whose ranks started and hold slots
+  // More processes than its session's slots: it waits like any job, then fails in mapping
+  // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
+  bool unmappable = false;
 };
 
 // What is left of a job once it has ended.
