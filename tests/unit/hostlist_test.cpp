@@ -165,7 +165,16 @@ TEST(HostList, FileEntryExpandedInPlace) {
   const auto path = tmp.write("hosts", "n02 slots=2\nn03\n^n09\n");
   const auto spec = parse_host_list("n01,file=" + path + ",n04:1", HostUse::Host);
   EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02", 2), host("n03"), host("n04", 1)}));
-  EXPECT_EQ(spec.excluded, (std::vector<std::string>{"n09"}));
+  EXPECT_TRUE(spec.excluded.empty());  // spent on the file's own hosts
+}
+
+// PRRTE's prte_util_add_hostfile_nodes(): a file's `^host` drops that host from the file only.
+TEST(HostList, AFilesExclusionsDropOnlyItsOwnHosts) {
+  HostfileDir tmp;
+  const auto path = tmp.write("hosts", "^n01\nn02\nn03\n^n03\n");
+  const auto spec = parse_host_list("n01,file=" + path, HostUse::Activate);
+  EXPECT_EQ(spec.hosts, (std::vector{host("n01"), host("n02")}));
+  EXPECT_EQ(resolve_hosts(spec, {"n01", "n02", "n03"}), (std::vector<std::string>{"n01", "n02"}));
 }
 
 TEST(HostList, FileEntryRelativeToBaseDir) {
@@ -405,11 +414,11 @@ TEST(Resolve, DedupeKeepsFirstMention) {
   EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n03", "n01", "n02"}));
 }
 
-TEST(Resolve, ExclusionsRemoveNodes) {
+TEST(Resolve, AFilesExclusionsDoNotReachTheListsPlusAll) {
   HostfileDir tmp;
   const auto path = tmp.write("hostfile", "^n02\n^n04\n^not-allocated\n");
   const auto spec = parse_host_list("+all,file=" + path, HostUse::Activate);
-  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01", "n03", "n05"}));
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01", "n02", "n03", "n04", "n05"}));
 }
 
 TEST(Resolve, ExclusionBeatsExplicitName) {
@@ -422,8 +431,8 @@ TEST(Resolve, ExclusionBeatsExplicitName) {
 TEST(Resolve, MergedHostAndHostfile) {
   HostfileDir tmp;
   auto spec = parse_host_list("n05", HostUse::Activate, "PMIX_HOST");
-  merge_host_specs(spec, parse_hostfile(tmp.write("hf", "n01\n^n05\n"), HostUse::Activate));
-  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n01"}));
+  merge_host_specs(spec, with_own_exclusions(parse_hostfile(tmp.write("hf", "n01\n^n05\n"), HostUse::Activate)));
+  EXPECT_EQ(resolve_hosts(spec, allocated_nodes()), (std::vector<std::string>{"n05", "n01"}));  // ^n05 is the file's
 }
 
 TEST(Resolve, UnknownNodeRefused) {

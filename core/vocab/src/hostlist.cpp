@@ -121,7 +121,7 @@ void parse_file_entry(std::string_view entry, HostUse use, const std::string& ba
   if (use == HostUse::NodeList) fail(at, entry, quote_value(entry) + " is not allowed in a node list (names only)");
   const auto path = trim(entry.substr(5));
   if (path.empty()) fail(at, entry, "'file=' needs a path");
-  merge_host_specs(spec, parse_hostfile(resolve_path(path, base_dir), use));
+  merge_host_specs(spec, with_own_exclusions(parse_hostfile(resolve_path(path, base_dir), use)));
 }
 
 void parse_list_entry(std::string_view entry, HostUse use, const std::string& base_dir, HostSpec& spec,
@@ -195,6 +195,14 @@ HostSpec parse_hostfile(const std::string& path, HostUse use) {
   }
   if (in.bad()) throw InputError(path, at.line, "", "error while reading hostfile " + quote_value(path));
   return spec;
+}
+
+HostSpec with_own_exclusions(HostSpec file) {
+  if (file.excluded.empty()) return file;
+  const std::unordered_set<std::string> gone(file.excluded.begin(), file.excluded.end());
+  std::erase_if(file.hosts, [&](const HostEntry& host) { return gone.contains(host.name); });
+  file.excluded.clear();
+  return file;
 }
 
 void merge_host_specs(HostSpec& into, const HostSpec& more) {

@@ -36,7 +36,7 @@ Status Activation::activate(const ActivateCall& call, std::vector<NodeId>& nodes
   try {
     HostSpec spec;
     if (host) spec = parse_host_list(*host, HostUse::Activate, "PMIX_HOST");
-    if (hostfile) merge_host_specs(spec, parse_hostfile(*hostfile, HostUse::Activate));
+    if (hostfile) merge_host_specs(spec, with_own_exclusions(parse_hostfile(*hostfile, HostUse::Activate)));
     chosen = resolve_hosts(spec, allocated, "PMIX_HOST");
   } catch (const InputError& e) {
     env_.log(ev::ActivateRefused{.corr = call.corr, .detail = e.detail()});

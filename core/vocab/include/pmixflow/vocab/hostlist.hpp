@@ -50,6 +50,11 @@ HostSpec parse_host_list(std::string_view text, HostUse use, std::string_view or
 // are read and ignored.
 HostSpec parse_hostfile(const std::string& path, HostUse use);
 
+// A hostfile's `^host` lines applied to that file's own hosts, and gone: as PRRTE's
+// prte_util_add_hostfile_nodes() reads a file, they never drop a host that another entry of a
+// list, or another file, names (docs/prrte-conformance.md R62).
+HostSpec with_own_exclusions(HostSpec file);
+
 // Merges `more` into `into` (a PMIX_HOST list plus a PMIX_HOSTFILE).
 void merge_host_specs(HostSpec& into, const HostSpec& more);
 
