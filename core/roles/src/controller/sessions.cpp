@@ -77,7 +77,7 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
     return refused(Status::ErrBadParam);
   }
   // Sessions made by session control are detached by default; SEP=false ties one to its
-  // requestor. A session asked for from inside another is that one's child (FLOW.md §4).
+  // requestor (a session asked for from inside another only names it as its parent).
   if (const Value* v = directives.find(key::SESSION_SEP); v && std::holds_alternative<bool>(*v))
     s.sep = std::get<bool>(*v);
   NewSession out;

@@ -1,7 +1,7 @@
 // The live sessions by what names them besides their id: the call that asked for them, their
-// allocation, their owner's namespace. A job's end, a
-// lost requestor or a PMIX_ALLOC_ID then costs what its matches cost, not a scan of every live
-// session (on a large machine, tens of thousands).
+// allocation, their owner's namespace. A job's end, a lost requestor or a PMIX_ALLOC_ID then
+// costs what its matches cost, not a scan of every live session (on a large machine, tens of
+// thousands).
 #pragma once
 
 #include <cstdint>
