@@ -77,6 +77,11 @@ class SchedulerFixture : public ::testing::Test {
     }
     return out;
   }
+  // Requestor 1's request `req`, and the INSTANTIATE orders it gives.
+  std::vector<SessionCtrlRequest> instantiations_of(AllocRequest req) {
+    sched.handle(Address::requestor(1), std::move(req));
+    return instantiations();
+  }
   static const InfoList& resources(const SessionCtrlRequest& inst) {
     static const InfoList none;
     const auto* res = inst.directives.get<InfoList>(key::SESSION_RESOURCES);

@@ -142,15 +142,18 @@ TEST_F(SchedulerTest, ARefusedInstantiationIsReportedAndItsResourcesFreed) {
   EXPECT_EQ(instantiations().size(), 1u);  // the whole machine is free again
 }
 
-TEST_F(SchedulerTest, AFailedLaunchReportsTheRmsStatusEvenAfterTheComplete) {
-  connect_rm();
+// A request whose grant launches `sleep 5`, and the INSTANTIATE orders it gives.
+InfoList with_app(InfoList info) {
   App app;
   app.cmd = "sleep";
   app.argv = {"5"};
-  InfoList info = cpus(8);
   info.add(key::SESSION_APP, std::vector<App>{app});
-  sched.handle(Address::requestor(1), request(5, Directive::New, info));
-  const auto inst = instantiations();
+  return info;
+}
+
+TEST_F(SchedulerTest, AFailedLaunchReportsTheRmsStatusEvenAfterTheComplete) {
+  connect_rm();
+  const auto inst = instantiations_of(request(5, Directive::New, with_app(cpus(8))));
   ASSERT_EQ(inst.size(), 1u);
   // The RM reclaims the session (COMPLETE) before it answers the instantiation.
   complete(inst[0].session_id, str(resources(inst[0]), key::ALLOC_ID));
@@ -160,6 +163,30 @@ TEST_F(SchedulerTest, AFailedLaunchReportsTheRmsStatusEvenAfterTheComplete) {
   EXPECT_EQ(records().at(0).status, Status::ErrJobFailedToLaunch);
   sched.handle(Address::requestor(1), request(6, Directive::New, cpus(32)));
   EXPECT_EQ(instantiations().size(), 1u);  // and its resources are free
+}
+
+// The RM sends the COMPLETE first, but a real transport may deliver the failed answer first:
+// the COMPLETE that follows is still the session's, accepted and recorded, not "not found".
+TEST_F(SchedulerTest, AFailedLaunchsCompleteThatArrivesAfterItsAnswerIsAccepted) {
+  connect_rm();
+  const auto inst = instantiations_of(request(5, Directive::New, with_app(cpus(8))));
+  ASSERT_EQ(inst.size(), 1u);
+  sched.handle(Address::controller(), SessionCtrlResponse{inst[0].id, Status::ErrJobFailedToMap, {}, inst[0].corr});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrJobFailedToMap);
+  complete(inst[0].session_id, str(resources(inst[0]), key::ALLOC_ID), job_ended(Status::ErrJobFailedToMap));
+  EXPECT_EQ(only<SessionCtrlResponse>(env.take_sent(), Address::controller()).status, Status::Success);
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].status, Status::ErrJobFailedToMap);
+  ASSERT_EQ(records()[0].jobs.size(), 1u);
+  EXPECT_EQ(records()[0].jobs[0].second, Status::ErrJobFailedToMap);
+  // Its slots went back once, with the answer: the whole machine is free, and no more.
+  sched.handle(Address::requestor(1), request(6, Directive::New, cpus(32)));
+  EXPECT_EQ(instantiations().size(), 1u);
+  sched.handle(Address::requestor(1), request(7, Directive::New, cpus(1)));
+  EXPECT_TRUE(instantiations().empty());
+  // A second COMPLETE for it is unknown again.
+  complete(inst[0].session_id, str(resources(inst[0]), key::ALLOC_ID));
+  EXPECT_EQ(only<SessionCtrlResponse>(env.take_sent(), Address::controller()).status, Status::ErrNotFound);
 }
 
 TEST_F(SchedulerTest, FcfsARequestThatDoesNotFitWaitsAndIsNotOvertaken) {

@@ -60,6 +60,10 @@ void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp)
     return reply(resp.status == Status::Success ? Status::ErrNotFound : resp.status);
   }
   if (resp.status != Status::Success) {
+    // A session the RM made and then failed to launch into is still reported complete; this
+    // answer may reach us before that COMPLETE does. A refusal before anything was made sends
+    // none, so only the ids are kept, not the slots.
+    failed_instantiations_.emplace(live->session_id, live->alloc_id);
     pool_.give_back(live->slots);
     live_.erase(out.alloc_id);
     reply(resp.status);

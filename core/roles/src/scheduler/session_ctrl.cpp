@@ -90,11 +90,21 @@ void Scheduler::on_complete(Address from, const SessionCtrlRequest& req) {
   if (const auto* id = req.directives.get<std::string>(key::ALLOC_ID)) lookup.add(key::ALLOC_ID, *id);
   lookup.add(key::SESSION_ID, req.session_id);
   Live* live = live_.find(lookup);
-  if (!live) return env_.send(from, SessionCtrlResponse{req.id, Status::ErrNotFound, {}, req.corr});
+  const auto failed = failed_instantiations_.find(req.session_id);
+  if (!live && failed == failed_instantiations_.end())
+    return env_.send(from, SessionCtrlResponse{req.id, Status::ErrNotFound, {}, req.corr});
   const JobStatuses jobs = job_statuses(req.directives);
   if (env_.wants<ev::SessionCompleted>())
-    env_.log(ev::SessionCompleted{
-        .corr = req.corr, .alloc = live->alloc_id, .session = req.session_id, .jobs = jobs_json(jobs)});
+    env_.log(ev::SessionCompleted{.corr = req.corr,
+                                  .alloc = live ? live->alloc_id : failed->second,
+                                  .session = req.session_id,
+                                  .jobs = jobs_json(jobs)});
+  if (!live) {
+    // Its failed INSTANTIATE was answered first (the RM sent the COMPLETE first, but the two
+    // may cross): the slots went back then.
+    failed_instantiations_.erase(failed);
+    return env_.send(from, SessionCtrlResponse{req.id, Status::Success, {}, req.corr});
+  }
   pool_.give_back(live->slots);
   // Terminated to make room: the work done is lost and the request waits again. A session that
   // ended before the TERMINATE reached the RM is reported complete before the TERMINATE is

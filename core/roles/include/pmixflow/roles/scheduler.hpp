@@ -165,6 +165,9 @@ class Scheduler final : public Role {
   std::uint64_t next_key_ = 1;
   std::uint32_t next_session_ = 1;
   std::map<Address, Proc> tools_;  // requestors attached here directly
+  // Sessions whose INSTANTIATE the RM answered with a failure, by session id (to the allocation
+  // id): their COMPLETE, when the RM made them, may still come.
+  std::map<std::uint32_t, std::string> failed_instantiations_;
   struct ScriptedOut {
     std::size_t index = 0;
     double sent = 0;
