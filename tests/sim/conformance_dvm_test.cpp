@@ -55,10 +55,10 @@ TEST_P(Standalone, ServesFromItsOwnPool) {
 
 TEST_P(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
   const ScenarioRun run = simulate("refuse-without-scheduler.jsonl");
-  EXPECT_EQ(status(run, "r#1"), "PMIX_ERR_UNREACH");
+  EXPECT_EQ(status(run, "r#1"), "PMIX_ERR_NOT_SUPPORTED");
   EXPECT_EQ(hops(run, "r#1"), (std::vector<std::string>{
                                   "requestor:r>controller:alloc_request(PMIX_ALLOC_NEW)",
-                                  "controller>requestor:r:alloc_response(PMIX_ERR_UNREACH)",
+                                  "controller>requestor:r:alloc_response(PMIX_ERR_NOT_SUPPORTED)",
                               }));
   EXPECT_EQ(events(run, "request.refused", "r#1").size(), 1u);
   EXPECT_TRUE(events(run, "alloc.standalone").empty());  // not served from the pool

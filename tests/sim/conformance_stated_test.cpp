@@ -25,13 +25,9 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   const auto run = simulate("release-while-growing.jsonl");
   holds_everything(run, 9);
   // Carried out as if it had just arrived, once the DVM is ready: forwarded after dvm.ready.
-  double ready = -1, forwarded = -1;
-  for (const auto& e : run.events) {
-    if (ev_of(e) == "dvm.ready" && e.value("corr", "") == "bob#1") ready = e["t"];
-    if (ev_of(e) == "request.forward" && e.value("corr", "") == "bob#2") forwarded = e["t"];
-  }
+  const double ready = only(run, "dvm.ready", "bob#1").value("t", -1.0);
   EXPECT_GE(ready, 0.0);
-  EXPECT_GE(forwarded, ready);
+  EXPECT_GE(only(run, "request.forward", "bob#2").value("t", -1.0), ready);
 }
 
 TEST_P(Stated, AReleasedReservationIsGoneAtOnce) { holds_everything(simulate("standalone-release-running.jsonl"), 6); }
@@ -90,13 +86,9 @@ TEST_P(Stated, AnInstantiationThatCannotBeMappedFailsAtLaunch) {
   const auto run = simulate("scheduler-instantiate-unmappable.jsonl");
   holds_everything(run, 11);
   // Mapping fails only once the fence lifts: after the DVM has grown over the session's node.
-  double ready = -1, failed = -1;
-  for (const auto& e : run.events) {
-    if (ev_of(e) == "dvm.ready" && e.value("corr", "") == "scheduler#1") ready = e["t"];
-    if (ev_of(e) == "job.end" && e.value("corr", "") == "scheduler#1") failed = e["t"];
-  }
+  const double ready = only(run, "dvm.ready", "scheduler#1").value("t", -1.0);
   ASSERT_GT(ready, 0);
-  EXPECT_GE(failed, ready);
+  EXPECT_GE(only(run, "job.end", "scheduler#1").value("t", -1.0), ready);
 }
 
 TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
@@ -104,7 +96,7 @@ TEST_P(Stated, AppsWithoutResourcesAreRefusedUpFront) {
 }
 
 TEST_P(Stated, ResourcesBesideAndInsideMakeOneRequest) {
-  holds_everything(simulate("scheduler-resources-merged.jsonl"), 11);
+  holds_everything(simulate("scheduler-resources-merged.jsonl"), 15);
 }
 
 TEST_P(Stated, ResourcesGivenDirectlyAreTaken) {
@@ -117,6 +109,20 @@ TEST_P(Stated, TheSchedulersSelectionIsRefused) {
 
 TEST_P(Stated, AGrantNeverToldToTheRmCreatesNothing) {
   holds_everything(simulate("scheduler-grant-without-session.jsonl"), 8);
+}
+
+TEST_P(Stated, WithoutASchedulerARefusingRunDeclinesAndAfterOneWentTheForwardFails) {
+  holds_everything(simulate("refuse-after-detach.jsonl"), 7);
+}
+
+TEST_P(Stated, AFailedGrowFailsEveryHeldJob) { holds_everything(simulate("grow-failure-aborts-held.jsonl"), 9); }
+
+TEST_P(Stated, OneRanksFailureKillsTheWholeJob) {
+  const auto run = simulate("job-rank-failure-kills-job.jsonl");
+  holds_everything(run, 7);
+  // Killed when the first app failed, 2 s after its start: not when the second would have ended.
+  const double started = only(run, "job.start", "m#1").value("t", -1.0);
+  EXPECT_NEAR(only(run, "job.end", "m#1").value("t", -1.0) - started, 2.0, 0.2);
 }
 
 TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {

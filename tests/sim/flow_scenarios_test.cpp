@@ -152,7 +152,7 @@ TEST_P(FlowScenario, RmFirstRequestsAreHeldUntilTheSchedulerAttaches) {
 TEST_P(FlowScenario, WithoutASchedulerARefusingRunAnswersAtOnce) {
   const ScenarioRun run = simulate("refuse-without-scheduler.jsonl");
   EXPECT_EQ(kinds(run, {"request.refused", "request.held"}), (std::vector<std::string>{"controller:request.refused"}));
-  EXPECT_EQ(call(run, "r#1")["status"], "PMIX_ERR_UNREACH");
+  EXPECT_EQ(call(run, "r#1")["status"], "PMIX_ERR_NOT_SUPPORTED");
 }
 
 TEST_P(FlowScenario, ADetachingSchedulerLeavesNoRequestorHanging) {

@@ -131,12 +131,14 @@ TEST_F(ControllerTest, HoldModeKeepsRequestsUntilASchedulerAttaches) {
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).id, 5u);
 }
 
-TEST_F(ControllerTest, RefuseModeAnswersUnreachableAtOnce) {
+// As PRRTE's ras/pmix with no other module: declined, PMIX_ERR_NOT_SUPPORTED, while no scheduler
+// has ever attached; PMIX_ERR_UNREACH once one has come and gone.
+TEST_F(ControllerTest, RefuseModeDeclinesAtOnceAndFailsTheForwardOnceASchedulerHasGone) {
   make(ControllerConfig{true, NoSchedulerMode::Refuse, {}});
   ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, {}, Proc{"tool", 0}, "t#1"});
   const auto a = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   EXPECT_EQ(a.id, 5u);
-  EXPECT_EQ(a.status, Status::ErrUnreach);
+  EXPECT_EQ(a.status, Status::ErrNotSupported);
   // Session control is decided by the controller itself when no scheduler is attached.
   ctl->handle(Address::daemon(3), SessionCtrlRequest{6, 1, op(key::SESSION_PAUSE), Proc{"app", 1}, "a#1"});
   const auto s = only<SessionCtrlResponse>(env.take_sent(), Address::daemon(3));
@@ -146,6 +148,10 @@ TEST_F(ControllerTest, RefuseModeAnswersUnreachableAtOnce) {
   // Nothing is replayed when a scheduler attaches later.
   attach();
   EXPECT_TRUE(env.take_sent().empty());
+  ctl->handle(Address::scheduler(), PeerLost{Address::scheduler()});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::New, {}, Proc{"tool", 0}, "t#2"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrUnreach);
 }
 
 TEST_F(ControllerTest, LosingTheSchedulerAnswersEveryForwardedRequestUnreachable) {

@@ -23,6 +23,7 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
     deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
     jobs_.launch_fenced(fenced);
   });
+  dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });

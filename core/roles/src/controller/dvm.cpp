@@ -36,6 +36,9 @@ void Dvm::report(const Change& change, Status code, bool to_scheduler) {
   InfoList info;
   for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
   for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
+  // The cause, as PRRTE's prte_plm_base_dvm_mod_notify() gives it: a daemon's own failure is not
+  // passed down to it, so the cause is always the generic PMIX_ERROR.
+  if (code == Status::ErrDvmMod) info.add(key::JOB_TERM_STATUS, Status::Error);
   env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info});
   for (Address to : change.notify) env_.send(to, Notification{code, info, change.corr});
   if (to_scheduler) link_.notify(Notification{code, std::move(info), change.corr});
@@ -56,6 +59,7 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
       log_node(n);
     }
     change.pending.insert(n);
+    change.targets.push_back(n);
   }
   if (change.pending.empty()) {
     // Nothing to start: the change is complete at once, and still reported, after the answer
@@ -71,6 +75,13 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
 
 void Dvm::daemon_ready(NodeId n) {
   if (n >= nodes_.size()) return;
+  const bool wanted =
+      std::any_of(changes_.begin(), changes_.end(), [n](const Change& c) { return c.pending.contains(n); });
+  if (nodes_[n].daemon == DaemonState::None && !wanted) {
+    // Started by a change that has since failed and been rolled back: it leaves again.
+    env_.send(Address::daemon(n), DaemonShutdown{});
+    return;
+  }
   const bool lost = nodes_[n].daemon == DaemonState::Failed;
   nodes_[n].daemon = DaemonState::Up;
   log_node(n);
@@ -84,9 +95,36 @@ void Dvm::daemon_failed(NodeId n) {
   nodes_[n].daemon = DaemonState::Failed;
   env_.log(ev::DaemonFailed{.node = cluster_.node(n).name});
   log_node(n);
-  for (auto& c : changes_)
-    if (c.pending.erase(n)) c.failed = true;
+  // As PRRTE's prte_plm_base_grow_target_failed(): the change this daemon was started for
+  // fails at once, without waiting for its other daemons. It is rolled back out of the DVM,
+  // its requesters hear PMIX_ERR_DVM_MOD, and every job held behind the fence fails, whichever
+  // change it waited for. Other changes go on.
+  bool failed = false;
+  for (auto it = changes_.begin(); it != changes_.end();) {
+    if (!it->pending.contains(n)) {
+      ++it;
+      continue;
+    }
+    roll_back(*it, n);
+    report(*it, Status::ErrDvmMod, true);
+    it = changes_.erase(it);
+    failed = true;
+  }
+  if (failed && aborted_) aborted_(std::exchange(fenced_, {}));
   finish_changes();
+}
+
+void Dvm::roll_back(const Change& change, NodeId failed) {
+  // PRRTE's grow_rollback(): the DVM is left as it was before the change. A daemon that came up
+  // is sent away; one still starting is forgotten (and sent away if it reports in later).
+  for (NodeId t : change.targets) {
+    if (t == failed) continue;
+    if (nodes_[t].daemon == DaemonState::Up) env_.send(Address::daemon(t), DaemonShutdown{});
+    if (nodes_[t].daemon == DaemonState::Up || nodes_[t].daemon == DaemonState::Starting) {
+      nodes_[t].daemon = DaemonState::None;
+      log_node(t);
+    }
+  }
 }
 
 bool Dvm::node_died(NodeId n) {
@@ -122,7 +160,7 @@ void Dvm::finish_changes() {
       ++it;
       continue;
     }
-    report(*it, it->failed ? Status::ErrDvmMod : Status::DvmIsReady, true);
+    report(*it, Status::DvmIsReady, true);
     it = changes_.erase(it);
   }
   if (!changes_.empty()) return;

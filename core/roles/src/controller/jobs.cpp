@@ -79,6 +79,12 @@ void Jobs::launch_fenced(const std::deque<std::string>& fenced) {
     if (Job* job = find(nspace)) launch(*job);
 }
 
+void Jobs::fail_fenced(const std::deque<std::string>& fenced) {
+  // PRRTE's prte_plm_base_abort_premap_held(): NEVER_LAUNCHED, PMIX_ERR_JOB_FAILED_TO_LAUNCH.
+  for (const auto& nspace : fenced)
+    if (Job* job = find(nspace)) end_unlaunched(*job, Status::ErrJobFailedToLaunch);
+}
+
 namespace {
 std::string rank_map(const SlotList& placement, const Cluster& cluster) {
   std::string out;
@@ -129,12 +135,6 @@ void Jobs::on_started(const ProcsStarted& m) {
   if (m.status != Status::Success) {
     // A launch that fails anywhere fails the job: the ranks that did start are killed.
     env_.log(ev::JobLaunchFailed{.nspace = job.nspace, .node = cluster_.node(m.node).name, .status = m.status});
-    if (job.status == Status::Success) {
-      job.status = m.status;
-      for (const auto& [n, procs] : job.placement)
-        if (n != m.node && dvm_.node(n).daemon == DaemonState::Up)
-          env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
-    }
     return on_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
   }
   if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.add_procs(m.node, procs);
@@ -151,11 +151,19 @@ void Jobs::on_ended(const ProcsEnded& m) {
   if (!found) return;
   Job& job = *found;
   // Only ranks that really started held slots there (a dead node holds none any more).
+  job.ended_on.insert(m.node);
   if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
     if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.remove_procs(m.node, procs);
   if (m.node < cluster_.size()) dvm_.log_node(m.node);
-  // The job's status is the first failure any of its daemons reports.
-  if (job.status == Status::Success && m.status != Status::Success) job.status = m.status;
+  // The job's status is the first failure any of its daemons reports. As PRRTE's errmgr
+  // (proc_errors()), that first abnormal end, a launch that failed, a non-zero exit or a signal,
+  // kills the job's other ranks at once.
+  if (job.status == Status::Success && m.status != Status::Success) {
+    job.status = m.status;
+    for (const auto& [n, procs] : job.by_node)
+      if (!job.ended_on.contains(n) && dvm_.node(n).daemon == DaemonState::Up)
+        env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
+  }
   if (++job.ended < job.placement.size()) return;
   end(job);
 }

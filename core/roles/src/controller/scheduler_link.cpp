@@ -24,6 +24,7 @@ void SchedulerLink::look_for_scheduler() {
 void SchedulerLink::attach(std::string_view how) {
   if (attached_) return;
   attached_ = true;
+  ever_attached_ = true;
   env_.log(ev::SchedulerAttached{.how = how});
   // Completions first: the scheduler decides the held requests on a true view of what is free.
   for (auto& held : std::exchange(held_completes_, {})) complete(std::move(held));
@@ -97,8 +98,13 @@ void SchedulerLink::forward(Address from, Message&& msg) {
   if (!attached_) {
     const std::string corr = *message_corr(msg);
     if (mode_ == NoSchedulerMode::Refuse) {
-      env_.log(ev::RequestRefused{.corr = corr, .detail = "no scheduler attached"});
-      return answer(Forwarded{Origin{from, message_id(msg), corr}, kind_of(msg)}, Status::ErrUnreach);
+      // As PRRTE's ras/pmix: with no scheduler found it declines and, no other module taking
+      // the request, the answer is PMIX_ERR_NOT_SUPPORTED (row R16). Once a scheduler has been
+      // attached, PRRTE never forgets it: the forward itself fails, PMIX_ERR_UNREACH (row R20).
+      const Status why = ever_attached_ ? Status::ErrUnreach : Status::ErrNotSupported;
+      env_.log(ev::RequestRefused{.corr = corr,
+                                  .detail = ever_attached_ ? "the scheduler went away" : "no scheduler attached"});
+      return answer(Forwarded{Origin{from, message_id(msg), corr}, kind_of(msg)}, why);
     }
     if (mode_ == NoSchedulerMode::Serve && std::holds_alternative<AllocRequest>(msg)) {
       auto& req = std::get<AllocRequest>(msg);

@@ -160,10 +160,18 @@ ParsedSessionCtrl parse_session_ctrl(const InfoList& d) {
 
 InfoList resource_keys(const InfoList& directives) {
   InfoList out;
-  for (const auto& item : directives.items)
-    if (item.key != key::SESSION_RESOURCES) out.items.push_back(item);
-  if (const auto* res = directives.get<InfoList>(key::SESSION_RESOURCES))
-    out.items.insert(out.items.end(), res->items.begin(), res->items.end());
+  const auto take = [&out](const InfoItem& item) {
+    if (item.key != key::ALLOC_NODE_LIST)
+      std::erase_if(out.items, [&](const InfoItem& seen) { return seen.key == item.key; });
+    out.items.push_back(item);
+  };
+  for (const auto& item : directives.items) {
+    if (item.key != key::SESSION_RESOURCES) {
+      take(item);
+    } else if (const auto* res = std::get_if<InfoList>(&item.value)) {
+      for (const auto& inside : res->items) take(inside);
+    }
+  }
   return out;
 }
 

@@ -40,6 +40,8 @@ class Dvm {
 
   Dvm(Env& env, const Cluster& cluster, SchedulerLink& link);
   void on_settled(Settled f) { settled_ = std::move(f); }
+  // Handed the jobs held behind the fence when a change fails: none of them may launch.
+  void on_aborted(Settled f) { aborted_ = std::move(f); }
 
   // The head node is up (the controller is its daemon), the initial daemons start, and every
   // node's state is logged, those outside the DVM as well (FLOW.md §§6, 8).
@@ -76,19 +78,21 @@ class Dvm {
     std::vector<Address> notify;  // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
     // Daemons still to report: a set, as each of a large DVM's reports takes one out.
     std::unordered_set<NodeId> pending;
+    std::vector<NodeId> targets;         // every daemon it started, to roll back if one fails
     std::vector<std::string> alloc_ids;  // named by the ready event (FLOW.md §5)
     std::vector<std::string> req_ids;
     std::string corr;
-    bool failed = false;
   };
   void report(const Change& change, Status code, bool to_scheduler);
   void node_back(NodeId n);
+  void roll_back(const Change& change, NodeId failed);
   void finish_changes();
 
   Env& env_;
   const Cluster& cluster_;
   SchedulerLink& link_;
   Settled settled_;
+  Settled aborted_;
   std::vector<NodeState> nodes_;
   std::vector<Change> changes_;
   std::deque<std::string> fenced_;  // jobs waiting for the DVM to finish changing size

@@ -40,6 +40,7 @@ struct Job {
   SessionOp stopped_by = SessionOp::Pause;  // for the log: the directive that stopped it
   std::optional<std::uint64_t> spawn;       // the PMIx_Spawn it answers, until it started
   std::set<NodeId> running_on;              // nodes whose ranks started and hold slots
+  std::set<NodeId> ended_on;                // nodes whose daemon has reported its ranks' end
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
@@ -81,6 +82,8 @@ class Jobs {
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   void start_or_fence(Job& job, bool growing);
   void launch_fenced(const std::deque<std::string>& fenced);
+  // A change of the DVM failed: the jobs held behind the fence end without launching.
+  void fail_fenced(const std::deque<std::string>& fenced);
   void on_started(const ProcsStarted& m);
   void on_ended(const ProcsEnded& m);
 

@@ -82,6 +82,7 @@ class SchedulerLink {
   Settled unwanted_;
   Settled failed_;
   bool attached_ = false;
+  bool ever_attached_ = false;
   std::map<std::uint64_t, Forwarded> forwarded_;                      // by our id of the forwarded call
   std::vector<std::pair<Address, Message>> held_;                     // requests waiting for a scheduler
   std::vector<SessionCtrlRequest> held_completes_;                    // COMPLETEs waiting for one

@@ -36,10 +36,10 @@ struct ParsedSessionCtrl {
 
 ParsedSessionCtrl parse_session_ctrl(const InfoList& directives);
 
-// The resource keys of a session control: those beside the directive, then those inside
-// PMIX_SESSION_RESOURCES. PRRTE reads both into one request: every node list counts; a key of
-// one value given in both is read here from beside the directive (PRRTE takes the later one in
-// the caller's order).
+// The resource keys of a session control: those beside the directive and those inside
+// PMIX_SESSION_RESOURCES. PRRTE reads both into one request, in the caller's order, the
+// resources where they stand: every node list counts, and of a key of one value the last one
+// read is kept.
 InfoList resource_keys(const InfoList& directives);
 
 // Who is asking: the scheduler's order, or a requestor (with no scheduler attached): a tool, or
@@ -47,7 +47,7 @@ InfoList resource_keys(const InfoList& directives);
 struct SessionCaller {
   bool scheduler = false;
   Principal who;
-  bool application = false;    // a process of a live job of this RM
+  bool application = false;      // a process of a live job of this RM
   std::uint32_t in_session = 0;  // the session that job runs in (0: none)
 };
 
