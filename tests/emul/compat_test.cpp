@@ -55,6 +55,7 @@ const KeyRow kKeys[] = {
     PMIXFLOW_KEY_ROW(PMIX_REQUESTOR, "pmix.requestor"),
     PMIXFLOW_KEY_ROW(PMIX_NSPACE, "pmix.nspace"),
     PMIXFLOW_KEY_ROW(PMIX_TIMEOUT, "pmix.timeout"),
+    PMIXFLOW_KEY_ROW(PMIX_JOB_TIMEOUT, "pmix.job.time"),
     PMIXFLOW_KEY_ROW(PMIX_USERID, "pmix.euid"),
     PMIXFLOW_KEY_ROW(PMIX_JOB_INFO_ARRAY, "pmix.job.arr"),
     PMIXFLOW_KEY_ROW(PMIX_JOB_TERM_STATUS, "pmix.job.term.status"),

@@ -125,6 +125,15 @@ TEST_P(Stated, OneRanksFailureKillsTheWholeJob) {
   EXPECT_NEAR(only(run, "job.end", "m#1").value("t", -1.0) - started, 2.0, 0.2);
 }
 
+TEST_P(Stated, ASpawnGoesIntoTheSessionItNamesOrItsOwn) { holds_everything(simulate("spawn-session-named.jsonl"), 11); }
+
+TEST_P(Stated, ASpawnsOwnTimeLimitKillsItsJob) {
+  const auto run = simulate("job-timeout.jsonl");
+  holds_everything(run, 8);
+  EXPECT_NEAR(only(run, "job.end", "s#1").value("t", -1.0), 6.0, 0.01);  // spawned at t=1, limit 5 s
+  EXPECT_LT(run.summary.value("sim_time_s", 1e9), 7.0);                  // t's 50 s limit went with it
+}
+
 TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
   holds_everything(simulate("scheduler-attach-at-daemon.jsonl"), 5);
 }

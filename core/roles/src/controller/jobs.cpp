@@ -1,6 +1,7 @@
 #include "pmixflow/roles/controller/jobs.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "pmixflow/roles/controller/term_status.hpp"
 
@@ -46,7 +47,18 @@ std::uint32_t Job::procs_on(NodeId n) const {
 
 Job& Jobs::add(Job job) {
   const std::string nspace = job.nspace;
-  return jobs_.emplace(nspace, std::move(job)).first->second;
+  Job& added = jobs_.emplace(nspace, std::move(job)).first->second;
+  if (added.timeout_s > 0) added.timeout = env_.after(added.timeout_s, [this, nspace] { timed_out(nspace); });
+  return added;
+}
+
+void Jobs::timed_out(const std::string& nspace) {
+  // As PRRTE's job_timeout_cb(): the job's processes are killed by order, wherever it stands.
+  Job* job = find(nspace);
+  if (!job) return;
+  job->timeout = 0;
+  env_.log(ev::JobTimeout{.nspace = nspace, .corr = job->corr, .time_limit = job->timeout_s});
+  terminate(*job, Status::ErrTimeout);
 }
 
 Job* Jobs::find(const std::string& nspace) {
@@ -170,6 +182,7 @@ void Jobs::on_ended(const ProcsEnded& m) {
 
 void Jobs::end(Job& job) {
   job.state = JobState::Ended;
+  if (job.timeout) env_.cancel(std::exchange(job.timeout, 0));
   env_.log(ev::JobEnd{.nspace = job.nspace,
                       .session = job.session,
                       .corr = job.corr,

@@ -26,6 +26,13 @@ Session* Sessions::by_alloc(const std::string& alloc_id) {
   return ids.empty() ? nullptr : find(*ids.begin());
 }
 
+Session* Sessions::by_req_id(const std::string& req_id) {
+  // Rare (a spawn naming its request's id): a walk, rather than an index every session pays for.
+  for (auto& [id, s] : sessions_)
+    if (s.req_id == req_id) return &s;
+  return nullptr;
+}
+
 namespace {
 
 SessionKeys keys_of(const Session& s) { return {s.id, s.corr, s.alloc_id, s.owner.proc.nspace}; }

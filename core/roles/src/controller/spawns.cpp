@@ -17,9 +17,21 @@ void Spawns::on_spawn(Address from, SpawnRequest&& req) {
 }
 
 void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
-  const auto sid = spawn.request.job_info.get_uint(key::SESSION_ID);
-  if (!sid) return launch(id, p_.dvm.general_pool(), 0);
-  const Session* s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
+  // The session, as PRRTE's prte_plm_base_recv() picks it: the first of PMIX_SESSION_ID,
+  // PMIX_ALLOC_ID and PMIX_ALLOC_REQ_ID the spawn names (one nobody knows is not found); else
+  // the session of the caller's own job; a tool, or a job of the pool, spawns into the pool.
+  const InfoList& info = spawn.request.job_info;
+  const Session* s = nullptr;
+  if (const auto sid = info.get_uint(key::SESSION_ID))
+    s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
+  else if (const auto* alloc = info.get<std::string>(key::ALLOC_ID))
+    s = p_.sessions.by_alloc(*alloc);
+  else if (const auto* req_id = info.get<std::string>(key::ALLOC_REQ_ID))
+    s = p_.sessions.by_req_id(*req_id);
+  else if (const std::uint32_t own = p_.jobs.session_of(spawn.request.caller))
+    s = p_.sessions.find(own);
+  else
+    return launch(id, p_.dvm.general_pool(), 0);
   if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
@@ -86,6 +98,9 @@ void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t sessi
                                                                spawn.request.caller, spawn.request.corr});
   }
   if (s) s->live_jobs.push_back(job.nspace);
+  // PMIX_JOB_TIMEOUT: 0 is no limit, as PMIx defines it (PRRTE would arm a timer of 0 s).
+  if (const auto* limit = spawn.request.job_info.get<std::int32_t>(key::JOB_TIMEOUT); limit && *limit > 0)
+    job.timeout_s = static_cast<double>(*limit);
   p_.env.log(ev::SpawnLaunch{.corr = job.corr, .nspace = job.nspace, .session = session});
   Job& added = p_.jobs.add(std::move(job));
   bool growing = false;

@@ -44,6 +44,10 @@ struct Job {
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
+  // PMIX_JOB_TIMEOUT: the job's own limit, counted from when it is set up (before it waits
+  // behind the fence), as PRRTE's prte_plm_base_setup_job() arms it. 0: none.
+  double timeout_s = 0;
+  TimerId timeout = 0;
 };
 
 // What is left of a job once it has ended.
@@ -102,6 +106,7 @@ class Jobs {
  private:
   void launch(Job& job);
   void end(Job& job);
+  void timed_out(const std::string& nspace);
 
   Env& env_;
   const Cluster& cluster_;

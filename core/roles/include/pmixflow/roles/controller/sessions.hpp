@@ -78,6 +78,8 @@ class Sessions {
   std::size_t size() const { return sessions_.size(); }
   Session* find(std::uint32_t id);
   Session* by_alloc(const std::string& alloc_id);
+  // The session made for the request the caller named PMIX_ALLOC_REQ_ID (the first, when several).
+  Session* by_req_id(const std::string& req_id);
   // The live sessions instantiated for the call `corr` names.
   std::vector<std::uint32_t> of_call(const std::string& corr) const;
   // A PAUSE or PREEMPT the call `corr` made is reversed, as its caller would (RESUME, RESTORE).
