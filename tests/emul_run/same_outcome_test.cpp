@@ -37,6 +37,9 @@ const std::map<std::string, std::string> kNotEmulated{
      "its RELEASE must land between the grant and the DVM's readiness: 50 ms of the simulator's "
      "--daemon-startup, but under 20 ms in the emulator, whose daemons are started ahead of their "
      "time and report in as soon as they are asked to join"},
+    {"session-limit-from-instantiation",
+     "its job must end between its limit counted from the instantiation and the same limit counted "
+     "from the job's start: the 50 ms of the simulator's --daemon-startup, under 20 ms in the emulator"},
     {"session-control-before-launch",
      "its SIGNAL and PAUSE must land between a grant and the DVM's readiness, as release-while-growing's "
      "RELEASE must"}};

@@ -134,6 +134,15 @@ TEST_P(Stated, ASpawnsOwnTimeLimitKillsItsJob) {
   EXPECT_LT(run.summary.value("sim_time_s", 1e9), 7.0);                  // t's 50 s limit went with it
 }
 
+TEST_P(Stated, ASessionsLimitCountsFromItsInstantiation) {
+  const auto run = simulate("session-limit-from-instantiation.jsonl");
+  holds_everything(run, 5);
+  // Instantiated at t=1 with 5 s: the limit runs out at 6 (and a millisecond's grace), although
+  // the job started 50 ms later, once n02's daemon was up.
+  EXPECT_NEAR(only(run, "session.timeout", "scheduler#1").value("t", -1.0), 6.0, 0.002);
+  EXPECT_GT(only(run, "job.start", "scheduler#1").value("t", -1.0), 1.04);
+}
+
 TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
   holds_everything(simulate("scheduler-attach-at-daemon.jsonl"), 5);
 }

@@ -153,7 +153,6 @@ void Controller::node_failed(NodeId node) {
 }
 
 void Controller::job_started(Job& job) {
-  sessions_.start_clock(job);
   spawns_.job_started(job);
   standalone_.job_started(job);
   sessions_.answer_instantiation(job);

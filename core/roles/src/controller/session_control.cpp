@@ -183,7 +183,7 @@ Status Sessions::extend(Session& s, const InfoList& directives) {
     if (auto t = d.get_uint(key::TIMEOUT)) limit = static_cast<double>(*t);
     if (limit) {
       s.time_limit = *limit;
-      if (!s.has_apps || s.clock_started) s.started = env_.now();
+      s.started = env_.now();
       arm_limit(s);
       changed = true;
     }

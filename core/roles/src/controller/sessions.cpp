@@ -149,11 +149,11 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
 void Sessions::arm_limit(Session& s) {
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
-  // A session instantiated with its app counts its time from the job's start, as a batch
-  // system counts walltime (its daemons may first have to start); a reservation from its
-  // instantiation. The grace lets a job that ends exactly at its limit report its own end
-  // (its report crosses the network as the limit expires) rather than be killed.
-  if (s.time_limit <= 0 || (s.has_apps && !s.clock_started)) return;
+  // Counted from the instantiation, as PRRTE's session_instantiate() arms it: the DVM's growth
+  // and the launch count against it. The grace lets a job that ends exactly at its limit
+  // report its own end (its report crosses the network as the limit expires) rather than be
+  // killed.
+  if (s.time_limit <= 0) return;
   constexpr double kGrace = 1e-3;
   const double remaining = std::max(0.0, s.started + s.time_limit + (s.has_apps ? kGrace : 0.0) - env_.now());
   const std::uint32_t id = s.id;
@@ -180,14 +180,6 @@ Status Sessions::terminate(Session& s, Status reason) {
   for (const auto& nspace : live)
     if (Job* job = jobs_.find(nspace)) jobs_.terminate(*job, reason);
   return Status::Success;
-}
-
-void Sessions::start_clock(const Job& job) {
-  Session* s = find(job.session);
-  if (!s || !s->has_apps || s->clock_started) return;
-  s->clock_started = true;
-  s->started = env_.now();
-  arm_limit(*s);
 }
 
 InfoList session_ctrl_response(std::string_view ctrl_id, const Session* s, std::string_view nspace) {

@@ -42,9 +42,8 @@ struct Session {
   std::uint32_t parent = 0;
   Inheritance inheritance = Inheritance::Default;
   SlotList nodes;
-  double started = 0;          // when its time limit started counting
-  bool clock_started = false;  // with apps: once its first job started
-  double time_limit = 0;       // 0: none
+  double started = 0;     // when its time limit started counting
+  double time_limit = 0;  // 0: none
   TimerId limit_timer = 0;
   std::vector<std::string> live_jobs;
   InfoList ended_jobs;                       // one PMIX_JOB_INFO_ARRAY per job, in the order they ended
@@ -96,8 +95,7 @@ class Sessions {
   // Sessions tied to `owner_nspace` (SEP false) end with it.
   void end_tied_to(const std::string& owner_nspace, Status reason);
 
-  // A job's start counts for its session's time limit, and answers its instantiation.
-  void start_clock(const Job& job);
+  // A job's start answers its instantiation.
   void answer_instantiation(const Job& job);
   void job_ended(const EndedJob& job);
 
