@@ -84,7 +84,7 @@ TEST_P(Stated, TimeFieldsAreReadAsPrrteReadsThem) { holds_everything(simulate("s
 
 TEST_P(Stated, AnInstantiationThatCannotBeMappedFailsAtLaunch) {
   const auto run = simulate("scheduler-instantiate-unmappable.jsonl");
-  holds_everything(run, 11);
+  holds_everything(run, 12);
   // Mapping fails only once the fence lifts: after the DVM has grown over the session's node.
   const double ready = only(run, "dvm.ready", "scheduler#1").value("t", -1.0);
   ASSERT_GT(ready, 0);
