@@ -143,6 +143,14 @@ TEST_P(Stated, ASessionsLimitCountsFromItsInstantiation) {
   EXPECT_GT(only(run, "job.start", "scheduler#1").value("t", -1.0), 1.04);
 }
 
+TEST_P(Stated, ASessionInheritedChildEndsWithItsWholeLine) {
+  const auto run = simulate("session-child-lineage.jsonl");
+  holds_everything(run, 12);
+  // The CHILD reservation ends with the last job of its line, not with its owner.
+  EXPECT_EQ(only(run, "job.end", "job-dvm.1#3").value("t", -1.0),
+            only(run, "session.reclaimed", "job-dvm.1#1").value("t", -2.0));
+}
+
 TEST_P(Stated, ASchedulerAttachingAtADaemonIsRefused) {
   holds_everything(simulate("scheduler-attach-at-daemon.jsonl"), 5);
 }

@@ -71,6 +71,13 @@ std::uint32_t Jobs::session_of(const Proc& p) const {
   return it == jobs_.end() ? 0 : it->second.session;
 }
 
+bool Jobs::any_live_in_line(const std::function<bool(const std::string&)>& in_line) const {
+  for (const auto& [nspace, job] : jobs_)
+    for (const auto& ancestor : lineage_.ancestry(nspace))
+      if (in_line(ancestor)) return true;
+  return false;
+}
+
 std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) const {
   std::uint32_t used = 0;
   for (const auto& ns : nspaces) used += jobs_.at(ns).procs_on(n);

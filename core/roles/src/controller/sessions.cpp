@@ -2,6 +2,7 @@
 #include "pmixflow/roles/controller/sessions.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "pmixflow/roles/controller/term_status.hpp"
 #include "pmixflow/vocab/errors.hpp"
@@ -250,17 +251,32 @@ void Sessions::reclaim(Session& s) {
   // parent whatever FLOW.md §4 and PRRTE's structures.rst say (docs/prrte-conformance.md, J21).
 }
 
-void Sessions::end_tied_to(const std::string& owner_nspace, Status reason) {
-  // Checked as they stand now (SEP may have changed since), in id order as a scan would find them.
-  std::vector<std::uint32_t> doomed;
-  for (const std::uint32_t sid : index_.of_owner(owner_nspace)) {
-    const Session& session = sessions_.at(sid);
-    if (session.sep == false && !session.terminating) doomed.push_back(sid);
+bool Sessions::lineage_runs(const Session& s) const {
+  const std::string& owner = s.owner.proc.nspace;
+  return jobs_.any_live_in_line([&](const std::string& ns) { return ns == owner || session_of_nspace(ns) == s.id; });
+}
+
+void Sessions::end_tied_to(const std::string& ended, Status reason) {
+  // As PRRTE's prte_ras_base_check_reservations_on_term(), for sessions tied to their owner (SEP
+  // false, checked as it stands now): NONE and DEFAULT end with the owner itself; CHILD and
+  // CHILD_DEFAULT once nothing of their line runs any more: the owner, the session's jobs and
+  // every job those spawned. What ended may be any of them.
+  std::set<std::uint32_t> doomed;
+  const auto consider = [&](std::uint32_t sid, bool owner_ended) {
+    const auto it = sessions_.find(sid);
+    if (it == sessions_.end() || it->second.sep != false || it->second.terminating) return;
+    const Session& s = it->second;
+    const bool child = s.inheritance == Inheritance::Child || s.inheritance == Inheritance::ChildDefault;
+    if (child ? !lineage_runs(s) : owner_ended) doomed.insert(sid);
+  };
+  for (const auto& ns : jobs_.ancestry(ended)) {
+    for (const std::uint32_t sid : index_.of_owner(ns)) consider(sid, ns == ended);
+    if (const std::uint32_t sid = session_of_nspace(ns)) consider(sid, false);
   }
   for (std::uint32_t sid : doomed) {
     Session* s = find(sid);
-    if (!s) continue;
-    env_.log(ev::SessionDependentEnd{.session = sid, .parent = 0, .owner_nspace = owner_nspace});
+    if (!s || s->terminating) continue;
+    env_.log(ev::SessionDependentEnd{.session = sid, .parent = 0, .owner_nspace = s->owner.proc.nspace});
     terminate(*s, reason);
   }
 }

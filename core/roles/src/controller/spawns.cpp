@@ -98,6 +98,7 @@ void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t sessi
                                                                spawn.request.caller, spawn.request.corr});
   }
   if (s) s->live_jobs.push_back(job.nspace);
+  if (p_.jobs.has(spawn.request.caller.nspace)) p_.jobs.spawned_by(job.nspace, spawn.request.caller.nspace);
   // PMIX_JOB_TIMEOUT: 0 is no limit, as PMIx defines it (PRRTE would arm a timer of 0 s).
   if (const auto* limit = spawn.request.job_info.get<std::int32_t>(key::JOB_TIMEOUT); limit && *limit > 0)
     job.timeout_s = static_cast<double>(*limit);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "pmixflow/model/node_slots.hpp"
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/roles/controller/dvm.hpp"
+#include "pmixflow/roles/controller/job_lineage.hpp"
 
 namespace pmixflow {
 
@@ -80,6 +82,12 @@ class Jobs {
   // The session a process runs in (0: none): a requestor is inside a session when it is a
   // process of one of its jobs.
   std::uint32_t session_of(const Proc& p) const;
+  // A process of job `parent` spawned `child`.
+  void spawned_by(const std::string& child, const std::string& parent) { lineage_.spawned(child, parent); }
+  // `nspace` and the jobs that spawned it, nearest first.
+  std::vector<std::string> ancestry(const std::string& nspace) const { return lineage_.ancestry(nspace); }
+  // Whether a live job, or a job that spawned it, is one `in_line` names.
+  bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
   // Processes of these jobs placed on node `n`.
   std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
 
@@ -113,6 +121,7 @@ class Jobs {
   Dvm& dvm_;
   JobEvents& events_;
   std::unordered_map<std::string, Job> jobs_;
+  JobLineage lineage_;
   std::uint32_t pool_jobs_ = 0;
 };
 

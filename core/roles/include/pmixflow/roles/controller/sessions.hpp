@@ -92,8 +92,9 @@ class Sessions {
   // PMIX_SESSION_INSTANTIATE: answered now for a reservation, once launched for a job.
   Status instantiate(const Origin& origin, const Proc& caller, std::uint32_t id, const InfoList& directives);
   Status terminate(Session& s, Status reason);
-  // Sessions tied to `owner_nspace` (SEP false) end with it.
-  void end_tied_to(const std::string& owner_nspace, Status reason);
+  // `ended` (a job, or a requestor that went) has ended: the sessions tied to their owner (SEP
+  // false) that end with it, by their inheritance.
+  void end_tied_to(const std::string& ended, Status reason);
 
   // A job's start answers its instantiation.
   void answer_instantiation(const Job& job);
@@ -105,6 +106,8 @@ class Sessions {
   void arm_limit(Session& s);
   void reclaim(Session& s);
   void send_complete(Session& s);
+  // A job of the session's line still runs: its owner, one of its jobs, or one they spawned.
+  bool lineage_runs(const Session& s) const;
   // session_control.cpp
   std::optional<std::vector<std::uint32_t>> targets(const Origin& origin, const SessionCtrlRequest& req,
                                                     const SessionCaller& caller, const SessionOperation& op);
