@@ -145,6 +145,7 @@ class Conductor final : private FaultActions {
   void return_node(NodeId node) override;
   void restart_daemon(NodeId node) override;
   void fail_next_start(NodeId node) override { failing_starts_.insert(node); }
+  void slow_next_start(NodeId node, double later) override { slow_starts_[node] = later; }
   void stall_scheduler(double lasting) override;
 
   // conductor_end.cpp
@@ -178,7 +179,8 @@ class Conductor final : private FaultActions {
   std::map<Address, std::uint32_t> lives_;                   // how many processes each party has had
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
-  std::set<NodeId> lost_daemons_;  // killed by a fault: a repair starts them again
+  std::map<NodeId, double> slow_starts_;  // how much longer the next start there takes
+  std::set<NodeId> lost_daemons_;         // killed by a fault: a repair starts them again
   std::vector<FaultAt> triggered_;
   std::unique_ptr<FaultTriggers> triggers_;
   std::size_t timeline_pending_ = 0;       // actions of the deployment still to come

@@ -133,6 +133,12 @@ void Conductor::take_down(Address a, double t) {
 
 void Conductor::start_daemon(NodeId node) {
   if (node >= cluster_.size()) return;
+  if (const auto slow = slow_starts_.find(node); slow != slow_starts_.end()) {
+    // Its launcher's start takes longer: the launch itself happens that much later.
+    const double later = slow->second;
+    slow_starts_.erase(slow);
+    return at(clock_.now() + later, [this, node] { start_daemon(node); });
+  }
   if (Party* d = find(Address::daemon(node)); d && !d->killed) {
     if (d->went || failing_starts_.count(node) || dead_nodes_.count(node)) {
       if (d->went) return;  // already there

@@ -41,7 +41,11 @@ void World::start_daemon(NodeId node) {
   // No two daemons come up at the very same instant, as on a real machine: their reports
   // reach the controller one after another instead of as one burst.
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
-  const double startup = local ? 0.0 : options_.daemon_startup_s * (1.0 + options_.jitter * u);
+  double startup = local ? 0.0 : options_.daemon_startup_s * (1.0 + options_.jitter * u);
+  if (const auto slow = slow_starts_.find(node); slow != slow_starts_.end()) {
+    startup += slow->second;
+    slow_starts_.erase(slow);
+  }
   // Tree spawn: a daemon launches its children once it is up itself. Until then they wait
   // as a list, not as actors: a machine of 100,000 nodes starting holds no stack for each.
   if (parent && !parent->up && parent->listening) {

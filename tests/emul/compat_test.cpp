@@ -56,6 +56,7 @@ const KeyRow kKeys[] = {
     PMIXFLOW_KEY_ROW(PMIX_NSPACE, "pmix.nspace"),
     PMIXFLOW_KEY_ROW(PMIX_TIMEOUT, "pmix.timeout"),
     PMIXFLOW_KEY_ROW(PMIX_JOB_TIMEOUT, "pmix.job.time"),
+    PMIXFLOW_KEY_ROW(PMIX_SPAWN_TIMEOUT, "pmix.sp.time"),
     PMIXFLOW_KEY_ROW(PMIX_USERID, "pmix.euid"),
     PMIXFLOW_KEY_ROW(PMIX_JOB_INFO_ARRAY, "pmix.job.arr"),
     PMIXFLOW_KEY_ROW(PMIX_JOB_TERM_STATUS, "pmix.job.term.status"),

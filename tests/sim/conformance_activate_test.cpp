@@ -14,12 +14,11 @@ TEST_P(Activate, AnsweredByTheControllerNotTheScheduler) {
   EXPECT_EQ(status(run, "u#1"), "PMIX_SUCCESS");
   EXPECT_EQ(status(run, "v#1"), "PMIX_SUCCESS");
   EXPECT_FALSE(events(run, "scheduler.attached").empty());  // a scheduler is there, and is not asked
-  // At the controller: answered there; the scheduler only hears of the DVM's new size.
+  // At the controller: answered there; only the caller hears of the DVM's new size.
   EXPECT_EQ(hops(run, "u#1"), (std::vector<std::string>{
                                   "requestor:u>controller:alloc_request(PMIX_ALLOC_ACTIVATE)",
                                   "controller>requestor:u:alloc_response(PMIX_SUCCESS)",
                                   "controller>requestor:u:notify(PMIX_DVM_IS_READY)",
-                                  "controller>scheduler:notify(PMIX_DVM_IS_READY)",
                               }));
   // Through a daemon: relayed to the controller, answered by it, back through the daemon.
   EXPECT_EQ(hops(run, "v#1"), (std::vector<std::string>{
@@ -28,7 +27,6 @@ TEST_P(Activate, AnsweredByTheControllerNotTheScheduler) {
                                   "controller>daemon:n01:alloc_response(PMIX_SUCCESS)",
                                   "daemon:n01>requestor:v:alloc_response(PMIX_SUCCESS)",
                                   "controller>daemon:n01:notify(PMIX_DVM_IS_READY)",
-                                  "controller>scheduler:notify(PMIX_DVM_IS_READY)",
                                   "daemon:n01>requestor:v:notify(PMIX_DVM_IS_READY)",
                               }));
   expect_no_scheduler_decision(run, "u#1");
@@ -73,7 +71,6 @@ TEST_P(Activate, ServedWhereTheSchedulerOwnsTheAllocation) {
                                   "requestor:r>controller:alloc_request(PMIX_ALLOC_ACTIVATE)",
                                   "controller>requestor:r:alloc_response(PMIX_SUCCESS)",
                                   "controller>requestor:r:notify(PMIX_DVM_IS_READY)",
-                                  "controller>scheduler:notify(PMIX_DVM_IS_READY)",
                               }));
   expect_no_scheduler_decision(run, "r#2");
   EXPECT_EQ(events(run, "session.instantiate").size(), 1u);
@@ -223,8 +220,12 @@ TEST_P(Activate, NodeOutsideTheAllocationIsAnError) {
 TEST_P(Activate, AnsweredOnGrantThenTheReadyEventNamesTheAllocation) {
   const ScenarioRun run = simulate("activate-ready-event.jsonl");
   for (const char* corr : {"r#1", "r#2", "r#3"}) EXPECT_EQ(status(run, corr), "PMIX_SUCCESS") << corr;
-  const auto got = received(run, "r");
-  ASSERT_EQ(got.size(), 2u);
+  const auto all = received(run, "r");
+  ASSERT_EQ(all.size(), 3u);
+  // r is the requestor of alloc-1's session too: it hears that its grow failed (n02, n03).
+  EXPECT_EQ(all[0]["code"], "PMIX_ERR_DVM_MOD");
+  EXPECT_EQ(info_of(all[0]), (json{{"pmix.alloc.id", "alloc-1"}, {"pmix.job.term.status", "PMIX_ERROR"}}));
+  const std::vector<json> got(all.begin() + 1, all.end());
   // r#2 carried PMIX_ALLOC_REQ_ID: the event names the allocation and the request.
   EXPECT_EQ(got[0]["code"], "PMIX_DVM_IS_READY");
   EXPECT_EQ(info_of(got[0]), (json{{"pmix.alloc.id", "alloc-1"}, {"pmix.alloc.reqid", "act-n02"}}));
@@ -270,7 +271,6 @@ TEST_P(Activate, FailedDaemonStartEndsTheChangeWithDvmMod) {
                                   "requestor:u>controller:alloc_request(PMIX_ALLOC_ACTIVATE)",
                                   "controller>requestor:u:alloc_response(PMIX_SUCCESS)",
                                   "controller>requestor:u:notify(PMIX_ERR_DVM_MOD)",
-                                  "controller>scheduler:notify(PMIX_ERR_DVM_MOD)",
                               }));
   EXPECT_EQ(info_of(ready[0]), (json{{"pmix.alloc.id", "alloc-0"}, {"pmix.job.term.status", "PMIX_ERROR"}}));
   // n04 of the same request is sent away (PRRTE's grow_rollback()); n03, activated again,

@@ -23,6 +23,8 @@ TEST_P(Standalone, ServesFromItsOwnPool) {
   // With an app, answered once it is launched, as on the scheduler's path (FLOW.md 4).
   EXPECT_EQ(hops(run, "a#1"), (std::vector<std::string>{
                                   "requestor:a>controller:alloc_request(PMIX_ALLOC_NEW)",
+                                  // a, the reservation's requestor, hears that the DVM has grown
+                                  "controller>requestor:a:notify(PMIX_DVM_IS_READY)",
                                   "controller>daemon:n01:launch_procs",  // the session's app, once the DVM has grown
                                   "controller>daemon:n02:launch_procs",
                                   "controller>requestor:a:alloc_response(PMIX_SUCCESS)",
@@ -150,9 +152,14 @@ TEST_P(DvmVersusAllocation, ReleasedReservationHandsNodesBackWithoutDaemonsUntil
   // ACTIVATE brings them back, answered locally; the DVM is whole again.
   expect_no_scheduler_decision(run, "r#4");
   EXPECT_EQ(daemons_started(run, 5.5, 7), (std::vector<std::string>{"n01", "n02"}));
+  // r hears two events: its session's nodes spanned (r#1, the requestor the scheduler named),
+  // then its activation's daemons up (r#4).
   const auto got = received(run, "r");
-  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["code"], "PMIX_DVM_IS_READY");
+  EXPECT_LT(got[0]["t"].get<double>(), answered(run, "r#2"));
+  EXPECT_EQ(got[1]["code"], "PMIX_DVM_IS_READY");
+  EXPECT_GT(got[1]["t"].get<double>(), answered(run, "r#4"));
   std::map<std::string, int> whole;
   for (const auto& n : kAllCompute) whole["daemon:" + n] = 8;
   EXPECT_EQ(launches(run, "r#5"), whole);

@@ -19,12 +19,14 @@ TEST_P(Failures, ADaemonThatFailsToStart) {
   const auto noticed = events(run, "daemon.failed");
   ASSERT_EQ(noticed.size(), 1u);
   EXPECT_EQ(noticed[0]["node"], "n02");
-  // The DVM change of a's instantiation ends PMIX_ERR_DVM_MOD, and the scheduler hears it.
+  // The DVM change of a's instantiation ends PMIX_ERR_DVM_MOD, and a hears it: the requestor
+  // the scheduler named in its INSTANTIATE, not the scheduler (PRRTE's grow requester).
   const auto ready = events(run, "dvm.ready", "a#1");
   ASSERT_EQ(ready.size(), 1u);
   EXPECT_EQ(ready[0]["code"], "PMIX_ERR_DVM_MOD");
   EXPECT_EQ(info_of(ready[0]), (json{{"pmix.alloc.id", "alloc-1"}, {"pmix.job.term.status", "PMIX_ERROR"}}));
-  EXPECT_GE(index_of_hop(run, "a#1", "controller>scheduler:notify(PMIX_ERR_DVM_MOD)"), 0);
+  EXPECT_GE(index_of_hop(run, "a#1", "controller>requestor:a:notify(PMIX_ERR_DVM_MOD)"), 0);
+  EXPECT_LT(index_of_hop(run, "a#1", "controller>scheduler:notify(PMIX_ERR_DVM_MOD)"), 0);
   // The job held behind the fence never launches, on any node (PRRTE's abort of the held
   // jobs), and n01's daemon, started by the same change, is sent away (its rollback).
   EXPECT_TRUE(launches(run, "a#1").empty());

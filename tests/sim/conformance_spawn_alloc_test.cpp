@@ -20,6 +20,7 @@ TEST_P(SpawnAlloc, NewIsServedByTheSchedulerBeforeTheLaunch) {
                 "controller>scheduler:alloc_request(PMIX_ALLOC_NEW)",
                 "scheduler>controller:session_ctrl(pmix.ssn.inst)",
                 "controller>scheduler:session_ctrl_response(PMIX_SUCCESS)",
+                "controller>requestor:s:notify(PMIX_DVM_IS_READY)",  // s is the session's requestor
                 "scheduler>controller:alloc_response(PMIX_SUCCESS)",
                 "controller>daemon:n01:launch_procs",
                 "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
@@ -46,7 +47,6 @@ TEST_P(SpawnAlloc, ActivateIsAnsweredLocally) {
   EXPECT_EQ(hops(run, "s#1"), (std::vector<std::string>{
                                   "requestor:s>controller:spawn",
                                   "controller>requestor:s:notify(PMIX_DVM_IS_READY)",
-                                  "controller>scheduler:notify(PMIX_DVM_IS_READY)",
                                   "controller>daemon:n03:launch_procs",
                                   "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
                               }));
@@ -154,6 +154,7 @@ TEST_P(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
   EXPECT_EQ(hops(run, "s#1"), (std::vector<std::string>{
                                   "requestor:s>controller:spawn",
                                   "controller>daemon:n01:launch_procs",
+                                  "controller>requestor:s:notify(PMIX_DVM_IS_READY)",  // its reservation's
                                   "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
                               }));
   EXPECT_EQ(only(run, "session.instantiate", "s#1")["alloc"], "dvm-alloc-1");

@@ -134,6 +134,21 @@ TEST_P(Stated, ASpawnsOwnTimeLimitKillsItsJob) {
   EXPECT_LT(run.summary.value("sim_time_s", 1e9), 7.0);                  // t's 50 s limit went with it
 }
 
+TEST_P(Stated, ASpawnsLaunchLimitFailsAJobThatCannotStartInTime) {
+  const auto run = simulate("spawn-launch-timeout.jsonl");
+  holds_everything(run, 11);
+  // Set up at t=1 with 3 s, behind a fence that lifts only at about t=11.
+  EXPECT_NEAR(only(run, "job.end", "s#1").value("t", -1.0), 4.0, 0.01);
+  EXPECT_GT(only(run, "job.start", "t#1").value("t", -1.0), 10.5);
+}
+
+TEST_P(Stated, TheDvmsChangeIsToldToItsRequesterAlone) {
+  const auto run = simulate("dvm-ready-to-requester.jsonl");
+  holds_everything(run, 8);
+  EXPECT_EQ(only(run, "dvm.ready", "a#1").value("requestor", ""), "a.0");
+  EXPECT_FALSE(only(run, "dvm.ready", "dvm-start").contains("requestor"));
+}
+
 TEST_P(Stated, ASessionsLimitCountsFromItsInstantiation) {
   const auto run = simulate("session-limit-from-instantiation.jsonl");
   holds_everything(run, 5);

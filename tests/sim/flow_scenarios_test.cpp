@@ -103,9 +103,15 @@ TEST_P(FlowScenario, OnlyTheControllerAddsTheRequestor) {
 TEST_P(FlowScenario, AtTheControllerTheRequestIsForwardedWithItsRequestor) {
   const ScenarioRun run = simulate("entry-controller.jsonl");
   std::vector<std::string> expected{
-      "requestor:r>controller:alloc_request",       "controller>scheduler:alloc_request",
-      "scheduler>controller:session_ctrl",          "controller>daemon:n01:launch_procs",
-      "controller>scheduler:session_ctrl_response", "scheduler>controller:alloc_response",
+      "requestor:r>controller:alloc_request",
+      "controller>scheduler:alloc_request",
+      "scheduler>controller:session_ctrl",
+      "controller>daemon:n01:launch_procs",
+      // The session's requestor, r, hears that the DVM spans its nodes (PRRTE's grow of every
+      // node list, needing no daemon here: docs/prrte-conformance.md R41, R43).
+      "controller>requestor:r:notify",
+      "controller>scheduler:session_ctrl_response",
+      "scheduler>controller:alloc_response",
       "controller>requestor:r:alloc_response",
   };
   expected.insert(expected.end(), kSessionTail.begin(), kSessionTail.end());

@@ -26,14 +26,12 @@ TEST_F(ControllerTest, ActivateIsAnsweredByTheControllerNotTheScheduler) {
   daemons_ready({4});
   const auto sent = env.take_sent();
   const auto notes = all_of<Notification>(sent);
-  ASSERT_EQ(notes.size(), 2u);
-  EXPECT_EQ(notes[0].first, Address::requestor(1));  // whoever asked hears it
-  EXPECT_EQ(notes[1].first, Address::scheduler());
-  for (const auto& [to, n] : notes) {
-    EXPECT_EQ(n.code, Status::DvmIsReady);
-    EXPECT_EQ(n.corr, "act#5");
-  }
-  EXPECT_EQ(sent.size(), 2u);
+  // Whoever asked hears it, and only they: not the scheduler (PRRTE's dvm_mod_notify()).
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].first, Address::requestor(1));
+  EXPECT_EQ(notes[0].second.code, Status::DvmIsReady);
+  EXPECT_EQ(notes[0].second.corr, "act#5");
+  EXPECT_EQ(sent.size(), 1u);
   EXPECT_EQ(ctl->daemon_state(4), DaemonState::Up);
 }
 
@@ -135,8 +133,9 @@ TEST_F(ControllerTest, ActivateWithinANamedAllocation) {
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{1, 2, 1, 2}));
   daemons_ready({1, 2});
   const auto notes = all_of<Notification>(env.take_sent());
-  ASSERT_EQ(notes.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
   for (const auto& [to, n] : notes) {
+    EXPECT_EQ(to, Address::requestor(1));
     EXPECT_EQ(n.code, Status::DvmIsReady);
     ASSERT_NE(n.info.get<std::string>(key::ALLOC_ID), nullptr);
     EXPECT_EQ(*n.info.get<std::string>(key::ALLOC_ID), "alloc-1");
@@ -152,10 +151,9 @@ TEST_F(ControllerTest, ADaemonThatFailsDuringAnActivationIsReportedAsADvmModErro
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::Success);  // granted
   ctl->handle(Address::daemon(3), DaemonStartFailed{3});
   const auto notes = all_of<Notification>(env.take_sent());
-  ASSERT_EQ(notes.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].first, Address::requestor(1));
   EXPECT_EQ(notes[0].second.code, Status::ErrDvmMod);
-  EXPECT_EQ(notes[1].second.code, Status::ErrDvmMod);
   // The cause, as PRRTE's prte_plm_base_dvm_mod_notify() gives it: the generic PMIX_ERROR.
   for (const auto& [to, n] : notes) {
     ASSERT_NE(n.info.get<Status>(key::JOB_TERM_STATUS), nullptr);
@@ -189,8 +187,54 @@ TEST_F(ControllerTest, AnActivationRelayedByADaemonIsAnsweredAndReportedThroughI
   EXPECT_EQ(answer.status, Status::Success);
   daemons_ready({4});
   const auto notes = all_of<Notification>(env.take_sent());
-  ASSERT_EQ(notes.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].first, Address::daemon(2));
+  EXPECT_EQ(notes[0].second.code, Status::DvmIsReady);
+}
+
+// ---------------------------------------------------------------- who hears of a DVM change (R41, D43)
+
+TEST_F(ControllerTest, TheInitialBringUpIsToldToNobody) {
+  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
+  attach();
+  daemons_ready({1, 2});
+  EXPECT_TRUE(all_of<Notification>(env.take_sent()).empty());
+  EXPECT_EQ(env.count_events("dvm.ready", {"\"corr\":\"dvm-start\""}), 1u);
+}
+
+TEST_F(ControllerTest, ASessionsGrowIsToldToItsRequestorWhenConnectedHere) {
+  attach();
+  // The requestor has called the controller itself: it is one of its clients.
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, {}, kTool, "t#1"});
+  env.take_sent();
+  from_scheduler(6, 1, owned(instantiate("n02:8", "alloc-1"), kTool));
+  env.take_sent();
+  daemons_ready({2});
+  const auto notes = all_of<Notification>(env.take_sent());
+  ASSERT_EQ(notes.size(), 1u);  // not the scheduler: it named a requestor
+  EXPECT_EQ(notes[0].first, Address::requestor(1));
+  EXPECT_EQ(notes[0].second.code, Status::DvmIsReady);
+  ASSERT_NE(notes[0].second.info.get<std::string>(key::ALLOC_ID), nullptr);
+  EXPECT_EQ(*notes[0].second.info.get<std::string>(key::ALLOC_ID), "alloc-1");
+}
+
+TEST_F(ControllerTest, ARequestorConnectedElsewhereHearsNothing) {
+  attach();
+  from_scheduler(6, 1, owned(instantiate("n02:8", "alloc-1"), kMallory));  // never called the controller
+  env.take_sent();
+  daemons_ready({2});
+  EXPECT_TRUE(all_of<Notification>(env.take_sent()).empty());
+  EXPECT_EQ(env.count_events("dvm.ready", {"\"requestor\":\"mallory.0\""}), 1u);
+}
+
+TEST_F(ControllerTest, AnInstantiationNamingNoRequestorIsToldToTheScheduler) {
+  attach();
+  from_scheduler(6, 1, instantiate("n02:8", "alloc-1"));
+  env.take_sent();
+  daemons_ready({2});
+  const auto notes = all_of<Notification>(env.take_sent());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].first, Address::scheduler());
   EXPECT_EQ(notes[0].second.code, Status::DvmIsReady);
 }
 

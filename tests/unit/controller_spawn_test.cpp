@@ -360,7 +360,16 @@ TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
   EXPECT_TRUE(env.take_sent().empty());  // waits for its daemon
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{1}));
   daemons_ready({1});
-  const auto launch = only<LaunchProcs>(env.take_sent(), Address::daemon(1));
+  const auto sent = env.take_sent();
+  // The reservation's requestor, the spawning tool, hears that the DVM has grown over it.
+  const auto ready = all_of<Notification>(sent);
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0].first, Address::requestor(1));
+  EXPECT_EQ(ready[0].second.code, Status::DvmIsReady);
+  const auto launches = all_of<LaunchProcs>(sent);
+  ASSERT_EQ(launches.size(), 1u);
+  ASSERT_EQ(launches[0].first, Address::daemon(1));
+  const LaunchProcs& launch = launches[0].second;
   EXPECT_EQ(launch.local_procs, 4u);
   ctl->handle(Address::daemon(1), ProcsStarted{launch.nspace, 1, Status::Success});
   const auto r = only<SpawnResponse>(env.take_sent(), Address::requestor(1));
@@ -376,7 +385,9 @@ TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
   ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, cpus(4))));
   daemons_ready({1});
-  const auto launch = only<LaunchProcs>(env.take_sent(), Address::daemon(1));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());  // beside the requestor's ready event
+  ASSERT_EQ(launches.size(), 1u);
+  const LaunchProcs& launch = launches[0].second;
   ctl->handle(Address::daemon(1), ProcsStarted{launch.nspace, 1, Status::ErrJobFailedToLaunch});
   const auto r = only<SpawnResponse>(env.take_sent(), Address::requestor(1));
   EXPECT_EQ(r.status, Status::ErrJobFailedToLaunch);

@@ -54,6 +54,11 @@ TEST(ScenarioFaults, EachOpIsItsFaultAndARepairFollowsItsFailure) {
   ASSERT_EQ(stall.faults.size(), 1u);
   EXPECT_EQ(stall.faults[0].fault, Fault::SchedulerStalls);
   EXPECT_EQ(stall.faults[0].lasting, 2);
+  const Scenario slow = parse(R"({"at":1,"op":"daemon_start_slow","node":"n02","by":10})");
+  ASSERT_EQ(slow.faults.size(), 1u);
+  EXPECT_EQ(slow.faults[0].fault, Fault::DaemonStartsSlowly);
+  EXPECT_EQ(slow.faults[0].node, "n02");
+  EXPECT_EQ(slow.faults[0].lasting, 10);
 }
 
 TEST(ScenarioFaults, ATriggerKeepsItsMatchItsNthAndItsDelayAndTheRepairSharesIt) {
@@ -77,6 +82,10 @@ TEST(ScenarioFaults, BadFaultsAreRefusedByField) {
   EXPECT_EQ(refused_field(R"({"at":1,"op":"scheduler_stall"})"), "for");
   EXPECT_EQ(refused_field(R"({"at":1,"op":"scheduler_stall","for":0})"), "for");
   EXPECT_EQ(refused_field(R"({"at":1,"op":"scheduler_stall","for":1,"node":"n01"})"), "node");
+  EXPECT_EQ(refused_field(R"({"at":1,"op":"daemon_start_slow","node":"n01"})"), "by");
+  EXPECT_EQ(refused_field(R"({"at":1,"op":"daemon_start_slow","node":"n01","by":0})"), "by");
+  EXPECT_EQ(refused_field(R"({"at":1,"op":"daemon_start_slow","by":1})"), "node");
+  EXPECT_EQ(refused_field(R"({"at":1,"op":"daemon_fail","node":"n01","by":1})"), "by");
   EXPECT_EQ(refused_field(R"({"at":1,"op":"node_fail","node":"n01","when":{"ev":"alloc.grant"}})"), "at");
   EXPECT_EQ(refused_field(R"({"at":1,"op":"node_fail","node":"n01","nth":2})"), "nth");
   EXPECT_EQ(refused_field(R"({"op":"node_fail","node":"n01","when":{"ev":"no.such"}})"), "when.ev");

@@ -232,12 +232,13 @@ ScenarioCall parse_call(const std::string& op, const json& j, const LineReader& 
   else if (op == "spawn")
     c.call = with_corr(parse_spawn(j, r));
   else
-    r.fail("op", "unknown operation " + quote_value(op) +
-                     " (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
-                     "node_fail, daemon_start_fails, controller_fail, requestor_exit, requestor_start, "
-                     "scheduler_session_control, "
-                     "scheduler_connect, "
-                     "assert)");
+    r.fail("op",
+           "unknown operation " + quote_value(op) +
+               " (alloc, session_control, spawn, scheduler_attach, scheduler_detach, "
+               "node_fail, daemon_start_fails, daemon_start_slow, controller_fail, requestor_exit, requestor_start, "
+               "scheduler_session_control, "
+               "scheduler_connect, "
+               "assert)");
   return c;
 }
 

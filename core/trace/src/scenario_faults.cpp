@@ -9,12 +9,13 @@ namespace pmixflow {
 
 namespace {
 
-constexpr std::array<std::pair<Fault, std::string_view>, 6> kOps{{
+constexpr std::array<std::pair<Fault, std::string_view>, 7> kOps{{
     {Fault::NodeDies, "node_fail"},
     {Fault::NodeReturns, "node_return"},
     {Fault::DaemonDies, "daemon_fail"},
     {Fault::DaemonRestarts, "daemon_restart"},
     {Fault::DaemonStartFails, "daemon_start_fails"},
+    {Fault::DaemonStartsSlowly, "daemon_start_slow"},
     {Fault::SchedulerStalls, "scheduler_stall"},
 }};
 
@@ -54,8 +55,10 @@ bool parse_fault(const std::string& op, const json& j, const LineReader& r, std:
   const char* repair = f.fault == Fault::NodeDies     ? "return_after"
                        : f.fault == Fault::DaemonDies ? "restart_after"
                                                       : "";
+  const bool slow = f.fault == Fault::DaemonStartsSlowly;
   std::vector<std::string_view> fields{"op", "at", "when", "nth", "delay", stall ? "for" : "node"};
   if (*repair) fields.emplace_back(repair);
+  if (slow) fields.emplace_back("by");
   fields.emplace_back("comment");
   r.only(j, fields, "");
   if (j.contains("when")) {
@@ -71,6 +74,10 @@ bool parse_fault(const std::string& op, const json& j, const LineReader& r, std:
     if (f.lasting <= 0) r.fail("for", "a stall lasts more than 0 s");
   } else {
     f.node = r.string(j, "node");
+  }
+  if (slow) {
+    f.lasting = r.number(j, "by");
+    if (f.lasting <= 0) r.fail("by", "a slow start takes more than 0 s longer");
   }
   out.push_back(f);
   if (*repair && j.contains(repair)) {

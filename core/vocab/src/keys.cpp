@@ -12,7 +12,7 @@ namespace table {
 
 using enum ValueType;
 
-constexpr std::array<KeySpec, 53> kKeys{{
+constexpr std::array<KeySpec, 54> kKeys{{
     {"PMIX_ALLOC_REQ_ID", key::ALLOC_REQ_ID, String},
     {"PMIX_ALLOC_ID", key::ALLOC_ID, String},
     {"PMIX_ALLOC_NUM_NODES", key::ALLOC_NUM_NODES, UInt64},
@@ -38,6 +38,7 @@ constexpr std::array<KeySpec, 53> kKeys{{
     {"PMIX_NSPACE", key::NSPACE, String},
     {"PMIX_TIMEOUT", key::TIMEOUT, Int32},
     {"PMIX_JOB_TIMEOUT", key::JOB_TIMEOUT, Int32},
+    {"PMIX_SPAWN_TIMEOUT", key::SPAWN_TIMEOUT, Int32},
     {"PMIX_USERID", key::USERID, UInt32},
     {"PMIX_GRPID", key::GRPID, UInt32},
     {"PMIX_JOB_INFO_ARRAY", key::JOB_INFO_ARRAY, InfoList},

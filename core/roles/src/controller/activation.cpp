@@ -52,7 +52,7 @@ Status Activation::activate(const ActivateCall& call, std::vector<NodeId>& nodes
   }
   env_.log(
       ev::Activate{.corr = call.corr, .num_nodes = nodes.size(), .num_starting = to_start.size(), .alloc = alloc_id});
-  dvm_.grow(to_start, alloc_id, call.corr, req_id, call.notify);
+  dvm_.grow(to_start, alloc_id, call.corr, req_id, GrowRequester::activation(call.notify));
   return Status::Success;
 }
 

@@ -24,6 +24,7 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
     jobs_.launch_fenced(fenced);
   });
   dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });
+  dvm_.on_requester_event([this](const Proc& requester, const Notification& event) { notify(requester, event); });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });
@@ -49,6 +50,7 @@ void Controller::handle(Address from, Message&& msg) {
         if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest> ||
                       std::is_same_v<T, SpawnRequest>) {
           if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
+          if (from == Address::scheduler()) scheduler_proc_ = m.caller;
         }
         on(from, std::move(m));
       },
@@ -116,6 +118,15 @@ void Controller::on(Address from, Notification&& event) {
   // A daemon or the scheduler lost a client of theirs: sessions tied to it end.
   if (event.code != Status::ErrLostConnection) return;
   if (const auto* gone = event.info.get<Proc>(key::PROCID)) requestor_gone(*gone, from, from);
+}
+
+void Controller::notify(const Proc& requester, const Notification& event) {
+  // As PRRTE's prte_plm_base_dvm_mod_notify(): a custom-range event to that process, delivered
+  // by the controller's own server and not passed on to the daemons ("prte.notify.donotloop"):
+  // only a requester connected to the controller itself hears it, or the scheduler.
+  if (scheduler_proc_ && requester == *scheduler_proc_) return link_.notify(event);
+  for (const auto& [address, proc] : clients_)
+    if (proc == requester) env_.send(address, event);
 }
 
 void Controller::on(Address, PeerLost&& notice) {

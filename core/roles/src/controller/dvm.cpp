@@ -32,25 +32,32 @@ void Dvm::start(const std::vector<NodeId>& initial) {
     if (nodes_[n].daemon == DaemonState::None) log_node(n);  // allocated, outside the DVM
 }
 
-void Dvm::report(const Change& change, Status code, bool to_scheduler) {
+void Dvm::report(const Change& change, Status code) {
   InfoList info;
   for (const auto& a : change.alloc_ids) info.add(key::ALLOC_ID, a);
   for (const auto& r : change.req_ids) info.add(key::ALLOC_REQ_ID, r);
   // The cause, as PRRTE's prte_plm_base_dvm_mod_notify() gives it: a daemon's own failure is not
   // passed down to it, so the cause is always the generic PMIX_ERROR.
   if (code == Status::ErrDvmMod) info.add(key::JOB_TERM_STATUS, Status::Error);
-  env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info});
-  for (Address to : change.notify) env_.send(to, Notification{code, info, change.corr});
-  if (to_scheduler) link_.notify(Notification{code, std::move(info), change.corr});
+  if (change.requester)
+    env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info, .requestor = to_string(*change.requester)});
+  else
+    env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info});
+  // As PRRTE's prte_plm_base_dvm_mod_notify(): to the change's requester alone, never to a
+  // scheduler that did not ask (the initial bring-up reaches nobody).
+  const Notification event{code, std::move(info), change.corr};
+  for (Address to : change.notify) env_.send(to, event);
+  if (change.requester && requester_event_) requester_event_(*change.requester, event);
 }
 
 bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::string& corr, const std::string& req_id,
-               Address notify) {
+               const GrowRequester& requester) {
   Change change;
   change.corr = corr;
   if (!alloc_id.empty()) change.alloc_ids.push_back(alloc_id);
   if (!req_id.empty()) change.req_ids.push_back(req_id);
-  if (notify != Address::controller()) change.notify.push_back(notify);
+  change.requester = requester.proc;
+  if (requester.caller) change.notify.push_back(*requester.caller);
   for (const auto& [n, k] : nodes) {
     if (nodes_[n].daemon == DaemonState::Up) continue;
     if (nodes_[n].daemon != DaemonState::Starting) {
@@ -64,8 +71,8 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
   if (change.pending.empty()) {
     // Nothing to start: the change is complete at once, and still reported, after the answer
     // that granted it (this handler sends that answer before any timer fires).
-    if (!change.notify.empty())
-      env_.after(0, [this, change = std::move(change)] { report(change, Status::DvmIsReady, false); });
+    if (!change.notify.empty() || change.requester)
+      env_.after(0, [this, change = std::move(change)] { report(change, Status::DvmIsReady); });
     return false;
   }
   env_.log(ev::DvmGrow{.corr = corr, .num_daemons = change.pending.size(), .alloc = alloc_id});
@@ -75,9 +82,10 @@ bool Dvm::grow(const SlotList& nodes, const std::string& alloc_id, const std::st
 
 void Dvm::daemon_ready(NodeId n) {
   if (n >= nodes_.size()) return;
-  const bool wanted =
-      std::any_of(changes_.begin(), changes_.end(), [n](const Change& c) { return c.pending.contains(n); });
-  if (nodes_[n].daemon == DaemonState::None && !wanted) {
+  const auto wanted = [&] {
+    return std::any_of(changes_.begin(), changes_.end(), [n](const Change& c) { return c.pending.contains(n); });
+  };
+  if (nodes_[n].daemon == DaemonState::None && !wanted()) {
     // Started by a change that has since failed and been rolled back: it leaves again.
     env_.send(Address::daemon(n), DaemonShutdown{});
     return;
@@ -106,7 +114,7 @@ void Dvm::daemon_failed(NodeId n) {
       continue;
     }
     roll_back(*it, n);
-    report(*it, Status::ErrDvmMod, true);
+    report(*it, Status::ErrDvmMod);
     it = changes_.erase(it);
     failed = true;
   }
@@ -160,7 +168,7 @@ void Dvm::finish_changes() {
       ++it;
       continue;
     }
-    report(*it, Status::DvmIsReady, true);
+    report(*it, Status::DvmIsReady);
     it = changes_.erase(it);
   }
   if (!changes_.empty()) return;

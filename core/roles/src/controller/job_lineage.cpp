@@ -13,8 +13,15 @@ std::vector<std::string> JobLineage::ancestry(const std::string& nspace) const {
   return line;
 }
 
+namespace {
+constexpr std::string_view kPrefix = "job-";
+}
+
+std::string session_job_nspace(std::uint32_t session, std::uint32_t n) {
+  return std::string(kPrefix) + std::to_string(session) + "." + std::to_string(n);
+}
+
 std::uint32_t session_of_nspace(std::string_view nspace) {
-  constexpr std::string_view kPrefix = "job-";
   if (!nspace.starts_with(kPrefix)) return 0;
   nspace.remove_prefix(kPrefix.size());
   std::uint32_t id = 0;

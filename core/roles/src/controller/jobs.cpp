@@ -48,17 +48,36 @@ std::uint32_t Job::procs_on(NodeId n) const {
 Job& Jobs::add(Job job) {
   const std::string nspace = job.nspace;
   Job& added = jobs_.emplace(nspace, std::move(job)).first->second;
-  if (added.timeout_s > 0) added.timeout = env_.after(added.timeout_s, [this, nspace] { timed_out(nspace); });
+  if (added.run_limit.seconds > 0)
+    added.run_limit.timer = env_.after(added.run_limit.seconds, [this, nspace] { timed_out(nspace); });
+  if (added.launch_limit.seconds > 0)
+    added.launch_limit.timer = env_.after(added.launch_limit.seconds, [this, nspace] { launch_timed_out(nspace); });
   return added;
+}
+
+void Jobs::cancel(JobLimit& limit) {
+  if (limit.timer) env_.cancel(std::exchange(limit.timer, 0));
 }
 
 void Jobs::timed_out(const std::string& nspace) {
   // As PRRTE's job_timeout_cb(): the job's processes are killed by order, wherever it stands.
   Job* job = find(nspace);
   if (!job) return;
-  job->timeout = 0;
-  env_.log(ev::JobTimeout{.nspace = nspace, .corr = job->corr, .time_limit = job->timeout_s});
+  job->run_limit.timer = 0;
+  env_.log(ev::JobTimeout{.nspace = nspace, .corr = job->corr, .time_limit = job->run_limit.seconds});
   terminate(*job, Status::ErrTimeout);
+}
+
+void Jobs::launch_timed_out(const std::string& nspace) {
+  // As PRRTE's spawn_timeout_cb(): both limits are dropped and the job fails to start
+  // (FAILED_TO_START, PMIX_ERR_JOB_FAILED_TO_LAUNCH), whether it still waits behind the fence
+  // or some of its processes have started; those are killed.
+  Job* job = find(nspace);
+  if (!job) return;
+  job->launch_limit.timer = 0;
+  cancel(job->run_limit);
+  env_.log(ev::JobLaunchTimeout{.nspace = nspace, .corr = job->corr, .time_limit = job->launch_limit.seconds});
+  terminate(*job, Status::ErrJobFailedToLaunch);
 }
 
 Job* Jobs::find(const std::string& nspace) {
@@ -161,6 +180,7 @@ void Jobs::on_started(const ProcsStarted& m) {
   dvm_.log_node(m.node);
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
+  cancel(job.launch_limit);  // as PRRTE's prte_plm_base_post_launch()
   env_.log(ev::JobStart{.nspace = job.nspace, .session = job.session, .corr = job.corr, .code = Status::EventJobStart});
   events_.job_started(job);
 }
@@ -189,7 +209,8 @@ void Jobs::on_ended(const ProcsEnded& m) {
 
 void Jobs::end(Job& job) {
   job.state = JobState::Ended;
-  if (job.timeout) env_.cancel(std::exchange(job.timeout, 0));
+  cancel(job.run_limit);
+  cancel(job.launch_limit);
   env_.log(ev::JobEnd{.nspace = job.nspace,
                       .session = job.session,
                       .corr = job.corr,

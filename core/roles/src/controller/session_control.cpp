@@ -203,7 +203,7 @@ Status Sessions::extend(Session& s, const InfoList& directives) {
 void Sessions::add_nodes(Session& s, const SlotList& added) {
   for (NodeId n : merge_slots(s.nodes, added)) dvm_.withhold(n, s.id);
   for (const auto& entry : added) dvm_.log_node(entry.first);
-  dvm_.grow(added, s.alloc_id, s.corr, s.req_id);
+  dvm_.grow(added, s.alloc_id, s.corr, s.req_id, GrowRequester::session(s.requester));
 }
 
 void Sessions::remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req) {

@@ -126,10 +126,10 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
   NewSession fresh = read_instantiation(origin, id, directives, cluster_, env_.now());
   if (!fresh.session) return fresh.why;
   // Named by whoever asked for it when no id is given (PRRTE's session_instantiate()).
-  if (fresh.session->alloc_id.empty()) {
-    const auto* requestor = directives.get<Proc>(key::REQUESTOR);
-    fresh.session->alloc_id = (requestor ? requestor->nspace : caller.nspace) + "." + std::to_string(id);
-  }
+  const auto* requestor = directives.get<Proc>(key::REQUESTOR);
+  fresh.session->requester = requestor ? *requestor : caller;
+  if (fresh.session->alloc_id.empty())
+    fresh.session->alloc_id = fresh.session->requester.nspace + "." + std::to_string(id);
   fresh.session->parent = jobs_.session_of(fresh.session->owner.proc);
   for (const auto& [n, k] : fresh.session->nodes) dvm_.withhold(n, id);
   log_instantiated(*fresh.session, origin);
@@ -137,7 +137,10 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
   Session& s = sessions_.emplace(id, std::move(*fresh.session)).first->second;
   index_.add(keys_of(s));
   arm_limit(s);
-  const bool growing = dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id);
+  // Nodes given are a grow, as PRRTE's session_instantiate() activates one for every node
+  // list: its requester hears PMIX_DVM_IS_READY even when every node had a daemon already.
+  const bool growing =
+      !s.nodes.empty() && dvm_.grow(s.nodes, s.alloc_id, s.corr, s.req_id, GrowRequester::session(s.requester));
   if (!fresh.job) {
     // A standing reservation: granted now; its daemons are reported by PMIX_DVM_IS_READY.
     replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id, &s));

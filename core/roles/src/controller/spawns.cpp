@@ -2,6 +2,23 @@
 
 namespace pmixflow {
 
+namespace {
+
+// A spawn's limits, as PRRTE's job info parse reads them: PMIX_JOB_TIMEOUT, and
+// PMIX_SPAWN_TIMEOUT or PMIX_TIMEOUT, which set one attribute (the later in the caller's
+// order wins). 0 or less: none.
+void set_limits(Job& job, const InfoList& info) {
+  for (const auto& item : info.items) {
+    const auto* seconds = std::get_if<std::int32_t>(&item.value);
+    if (!seconds) continue;
+    const double limit = *seconds > 0 ? static_cast<double>(*seconds) : 0.0;
+    if (item.key == key::JOB_TIMEOUT) job.run_limit.seconds = limit;
+    if (item.key == key::SPAWN_TIMEOUT || item.key == key::TIMEOUT) job.launch_limit.seconds = limit;
+  }
+}
+
+}  // namespace
+
 void Spawns::on_spawn(Address from, SpawnRequest&& req) {
   const std::uint64_t id = p_.ids.next();
   const Spawn& spawn =
@@ -99,9 +116,7 @@ void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t sessi
   }
   if (s) s->live_jobs.push_back(job.nspace);
   if (p_.jobs.has(spawn.request.caller.nspace)) p_.jobs.spawned_by(job.nspace, spawn.request.caller.nspace);
-  // PMIX_JOB_TIMEOUT: 0 is no limit, as PMIx defines it (PRRTE would arm a timer of 0 s).
-  if (const auto* limit = spawn.request.job_info.get<std::int32_t>(key::JOB_TIMEOUT); limit && *limit > 0)
-    job.timeout_s = static_cast<double>(*limit);
+  set_limits(job, spawn.request.job_info);
   p_.env.log(ev::SpawnLaunch{.corr = job.corr, .nspace = job.nspace, .session = session});
   Job& added = p_.jobs.add(std::move(job));
   bool growing = false;
@@ -119,8 +134,12 @@ void Spawns::start_daemons(const Job& job) {
     if (d == DaemonState::None || d == DaemonState::Failed) to_start.emplace_back(n, 0);
   }
   if (to_start.empty()) return;
+  // Its session's requester hears of it, as of any change growing that session's nodes.
   const Session* s = job.session ? p_.sessions.find(job.session) : nullptr;
-  p_.dvm.grow(to_start, s ? s->alloc_id : "", job.corr, "");
+  if (s)
+    p_.dvm.grow(to_start, s->alloc_id, job.corr, s->req_id, GrowRequester::session(s->requester));
+  else
+    p_.dvm.grow(to_start, "", job.corr, "");
 }
 
 void Spawns::origin_lost(Address origin) {

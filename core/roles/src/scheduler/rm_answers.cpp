@@ -61,8 +61,9 @@ void Scheduler::instantiated(const Outstanding& out, SessionCtrlResponse&& resp)
   }
   if (resp.status != Status::Success) {
     // A session the RM made and then failed to launch into is still reported complete; this
-    // answer may reach us before that COMPLETE does. A refusal before anything was made sends
-    // none, so only the ids are kept, not the slots.
+    // answer may reach us before that COMPLETE does. Its status is how the job ended, which
+    // does not tell a refusal before anything was made (no COMPLETE follows) from it, so the
+    // ids are kept for both, until the RM goes; the slots are not.
     failed_instantiations_.emplace(live->session_id, live->alloc_id);
     pool_.give_back(live->slots);
     live_.erase(out.alloc_id);

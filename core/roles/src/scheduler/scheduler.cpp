@@ -114,6 +114,7 @@ void Scheduler::rm_lost() {
   if (!rm_gone_) env_.log(ev::RmLost{});
   rm_connected_ = false;
   rm_gone_ = true;
+  failed_instantiations_.clear();  // their COMPLETEs went with the RM
   // Every call waiting on the RM is answered once, as the kind of call it was: PMIX_ERR_UNREACH,
   // what the PMIx library itself answers a call on a connection that broke or is gone.
   for (const Outstanding& out : rm_.abandon_calls()) abandoned(out);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -149,6 +150,7 @@ class World final : private FaultActions {
   void return_node(NodeId node) override;
   void restart_daemon(NodeId node) override;
   void fail_next_start(NodeId node) override { failing_starts_.insert(node); }
+  void slow_next_start(NodeId node, double later) override { slow_starts_[node] = later; }
   void stall_scheduler(double lasting) override;
   bool hold_while_stalled(Party& p);  // true when it was stalled
   void deliver_now(Party& to, Address from, Message msg);
@@ -180,8 +182,9 @@ class World final : private FaultActions {
   std::mt19937_64 random_;             // daemon start-up times, from the run's seed
   std::set<NodeId> dead_nodes_;
   std::set<NodeId> failing_starts_;
-  std::set<NodeId> lost_daemons_;   // killed by a fault, not shut down: a repair restarts them
-  std::vector<FaultAt> triggered_;  // faults waiting for their trigger
+  std::map<NodeId, double> slow_starts_;  // how much longer the next start there takes
+  std::set<NodeId> lost_daemons_;         // killed by a fault, not shut down: a repair restarts them
+  std::vector<FaultAt> triggered_;        // faults waiting for their trigger
   std::unique_ptr<FaultTriggers> triggers_;
   std::vector<std::pair<double, std::size_t>> fired_;  // triggered, not queued yet: when, which
   std::unique_ptr<FaultQueue> faults_;

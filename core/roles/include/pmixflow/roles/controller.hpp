@@ -67,6 +67,7 @@ class Controller final : public Role, private JobEvents {
   void job_ended(const EndedJob& job) override;
   void node_failed(NodeId node);
   void requestor_gone(const Proc& gone, std::optional<Address> via, Address origin);
+  void notify(const Proc& requester, const Notification& event);
   // call_fate.cpp
   void origin_lost(Address daemon);
   void tell_scheduler_gone(const Proc& gone);
@@ -85,7 +86,8 @@ class Controller final : public Role, private JobEvents {
   Standalone standalone_;
   Spawns spawns_;
   DeferredReleases deferred_;
-  std::map<Address, Proc> clients_;  // tools connected to the controller itself
+  std::map<Address, Proc> clients_;     // tools connected to the controller itself
+  std::optional<Proc> scheduler_proc_;  // as its calls name it
 };
 
 }  // namespace pmixflow

@@ -16,6 +16,9 @@ class FaultActions {
   virtual void kill_daemon(NodeId node) = 0;      // the daemon dies, its node staying up
   virtual void restart_daemon(NodeId node) = 0;   // a live node's daemon starts again
   virtual void fail_next_start(NodeId node) = 0;  // the next daemon launched there cannot start
+  // The next daemon launched there takes `later` seconds longer to start (a slow boot, a slow
+  // file system), then starts.
+  virtual void slow_next_start(NodeId node, double later) = 0;
   virtual void stall_scheduler(double lasting) = 0;
 };
 
@@ -26,6 +29,7 @@ inline void carry_out(const FaultAt& f, FaultActions& act) {
     case Fault::DaemonDies: return act.kill_daemon(f.node);
     case Fault::DaemonRestarts: return act.restart_daemon(f.node);
     case Fault::DaemonStartFails: return act.fail_next_start(f.node);
+    case Fault::DaemonStartsSlowly: return act.slow_next_start(f.node, f.lasting);
     case Fault::SchedulerStalls: return act.stall_scheduler(f.lasting);
   }
 }

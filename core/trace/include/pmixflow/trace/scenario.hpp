@@ -39,8 +39,17 @@ struct Transition {
 
 // Failure injection (docs/flow.md §2.11, README "Faults"): a node dies with its daemon and
 // processes, or comes back repaired; its daemon alone dies (the node stays up) or is
-// restarted; its next daemon launch fails; the scheduler stops answering for a while.
-enum class Fault { NodeDies, NodeReturns, DaemonDies, DaemonRestarts, DaemonStartFails, SchedulerStalls };
+// restarted; its next daemon launch fails, or takes longer; the scheduler stops answering for
+// a while.
+enum class Fault {
+  NodeDies,
+  NodeReturns,
+  DaemonDies,
+  DaemonRestarts,
+  DaemonStartFails,
+  DaemonStartsSlowly,
+  SchedulerStalls
+};
 std::string_view fault_op(Fault f);  // the scenario op: "node_fail", "node_return", ...
 
 // A fault that happens when the run does something rather than at a time: when the `nth`
@@ -57,7 +66,7 @@ struct FaultEvent {
   std::optional<FaultTrigger> when;
   Fault fault = Fault::NodeDies;
   std::string node;    // a name or +nK; empty for the scheduler
-  double lasting = 0;  // SchedulerStalls: for how long
+  double lasting = 0;  // SchedulerStalls: for how long; DaemonStartsSlowly: by how much
 };
 
 // What the scenario makes the scheduler do itself (scheduler_session_control,
@@ -107,7 +116,7 @@ struct Scenario {
   // and reports times relative to that first submission.
   double time_origin = 0;
   std::vector<RequestorTransition> requestor_transitions;  // in the file's order
-  std::vector<Assertion> assertions;  // checked against the run's log by its report
+  std::vector<Assertion> assertions;                       // checked against the run's log by its report
   std::vector<SchedulerAction> scheduler_actions;
   // Requestors' users and groups (header `requestors`); the others share one user.
   std::map<std::string, Credentials> credentials;

@@ -115,6 +115,7 @@ inline constexpr std::string_view REQUESTOR = "pmix.requestor";
 inline constexpr std::string_view NSPACE = "pmix.nspace";
 inline constexpr std::string_view TIMEOUT = "pmix.timeout";
 inline constexpr std::string_view JOB_TIMEOUT = "pmix.job.time";
+inline constexpr std::string_view SPAWN_TIMEOUT = "pmix.sp.time";
 inline constexpr std::string_view USERID = "pmix.euid";
 inline constexpr std::string_view GRPID = "pmix.egid";
 inline constexpr std::string_view JOB_INFO_ARRAY = "pmix.job.arr";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -33,12 +34,27 @@ struct NodeState {
   std::uint32_t procs = 0;              // local processes running
 };
 
+// Who hears the event that ends a DVM change, as PRRTE's grow requesters (prte_plm_base_
+// setup_virtual_machine(), docs/prrte-conformance.md R41): the requester of the session whose
+// nodes it grows, or the caller of an ACTIVATE. Nobody for the initial bring-up, nor for a
+// change no session or activation asked for.
+struct GrowRequester {
+  std::optional<Proc> proc;
+  std::optional<Address> caller;
+
+  static GrowRequester session(const Proc& requester) { return GrowRequester{requester, std::nullopt}; }
+  static GrowRequester activation(Address caller) { return GrowRequester{std::nullopt, caller}; }
+};
+
 class Dvm {
  public:
   // Handed the jobs that waited behind the fence once the DVM stops changing size.
   using Settled = std::function<void(std::deque<std::string> fenced)>;
 
   Dvm(Env& env, const Cluster& cluster, SchedulerLink& link);
+  // Hands the event ending a change to a session's requester, wherever it is connected.
+  using RequesterEvent = std::function<void(const Proc& requester, const Notification& event)>;
+  void on_requester_event(RequesterEvent f) { requester_event_ = std::move(f); }
   void on_settled(Settled f) { settled_ = std::move(f); }
   // Handed the jobs held behind the fence when a change fails: none of them may launch.
   void on_aborted(Settled f) { aborted_ = std::move(f); }
@@ -49,9 +65,9 @@ class Dvm {
   const NodeState& node(NodeId n) const { return nodes_.at(n); }
 
   // Starts a daemon on every node of `nodes` that has none. False when nothing needed to
-  // start; `notify` (the requestor of an activation) still hears PMIX_DVM_IS_READY then.
+  // start; its requester still hears PMIX_DVM_IS_READY then.
   bool grow(const SlotList& nodes, const std::string& alloc_id, const std::string& corr, const std::string& req_id,
-            Address notify = Address::controller());
+            const GrowRequester& requester = {});
   void daemon_ready(NodeId n);
   void daemon_failed(NodeId n);
   // A node in the DVM died with its daemon and processes: true when jobs may have ranks there
@@ -75,7 +91,8 @@ class Dvm {
 
  private:
   struct Change {
-    std::vector<Address> notify;  // who asked (ACTIVATE) and hears PMIX_DVM_IS_READY
+    std::optional<Proc> requester;  // its session's: hears PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD
+    std::vector<Address> notify;    // where an ACTIVATE came from: hears them too
     // Daemons still to report: a set, as each of a large DVM's reports takes one out.
     std::unordered_set<NodeId> pending;
     std::vector<NodeId> targets;         // every daemon it started, to roll back if one fails
@@ -83,7 +100,7 @@ class Dvm {
     std::vector<std::string> req_ids;
     std::string corr;
   };
-  void report(const Change& change, Status code, bool to_scheduler);
+  void report(const Change& change, Status code);
   void node_back(NodeId n);
   void roll_back(const Change& change, NodeId failed);
   void finish_changes();
@@ -93,6 +110,7 @@ class Dvm {
   SchedulerLink& link_;
   Settled settled_;
   Settled aborted_;
+  RequesterEvent requester_event_;
   std::vector<NodeState> nodes_;
   std::vector<Change> changes_;
   std::deque<std::string> fenced_;  // jobs waiting for the DVM to finish changing size

@@ -22,7 +22,9 @@ class JobLineage {
   std::unordered_map<std::string, std::string> parent_;
 };
 
-// The session a job's namespace says it ran in (`job-<session>.<n>`); 0 for the general pool.
+// A session's jobs are named `job-<session>.<n>`, n counting from 1; the general pool's are not.
+std::string session_job_nspace(std::uint32_t session, std::uint32_t n);
+// The session a job's namespace says it ran in; 0 for the general pool.
 std::uint32_t session_of_nspace(std::string_view nspace);
 
 }  // namespace pmixflow

@@ -22,6 +22,13 @@ namespace pmixflow {
 
 enum class JobState { Fenced, Launching, Running, Ended };
 
+// A time limit a spawn gave its job, and its timer while armed. 0 s: none (PMIx's meaning of
+// 0; PRRTE would arm a timer of 0 s).
+struct JobLimit {
+  double seconds = 0;
+  TimerId timer = 0;
+};
+
 struct Job {
   std::string nspace;
   std::uint32_t session = 0;  // 0: launched into the DVM's general pool
@@ -46,10 +53,11 @@ struct Job {
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
-  // PMIX_JOB_TIMEOUT: the job's own limit, counted from when it is set up (before it waits
-  // behind the fence), as PRRTE's prte_plm_base_setup_job() arms it. 0: none.
-  double timeout_s = 0;
-  TimerId timeout = 0;
+  // Both counted from when the job is set up (before it waits behind the fence), as PRRTE's
+  // prte_plm_base_setup_job() arms them. PMIX_JOB_TIMEOUT: how long the job may exist.
+  // PMIX_SPAWN_TIMEOUT (or PMIX_TIMEOUT): how long its processes may take to start.
+  JobLimit run_limit;
+  JobLimit launch_limit;
 };
 
 // What is left of a job once it has ended.
@@ -75,6 +83,7 @@ class Jobs {
   // Places the job's processes by slot over `slots`, in order; false when they do not fit
   // (a job never oversubscribes what it was given).
   static bool map(Job& job, const SlotList& slots);
+  // Arms the job's limits.
   Job& add(Job job);
   Job* find(const std::string& nspace);
   bool has(const std::string& nspace) const { return jobs_.count(nspace) != 0; }
@@ -115,6 +124,8 @@ class Jobs {
   void launch(Job& job);
   void end(Job& job);
   void timed_out(const std::string& nspace);
+  void launch_timed_out(const std::string& nspace);
+  void cancel(JobLimit& limit);
 
   Env& env_;
   const Cluster& cluster_;

@@ -18,6 +18,7 @@
 #include "pmixflow/proto/origin.hpp"
 #include "pmixflow/roles/controller/call_ids.hpp"
 #include "pmixflow/roles/controller/dvm.hpp"
+#include "pmixflow/roles/controller/job_lineage.hpp"
 #include "pmixflow/roles/controller/jobs.hpp"
 #include "pmixflow/roles/controller/replies.hpp"
 #include "pmixflow/roles/controller/scheduler_link.hpp"
@@ -32,6 +33,9 @@ struct Session {
   std::string req_id;
   std::string corr;
   Principal owner;
+  // PRRTE's session requestor: its INSTANTIATE's PMIX_REQUESTOR, else whoever called. Hears the
+  // PMIX_DVM_IS_READY of every DVM change growing its nodes (docs/prrte-conformance.md R41).
+  Proc requester;
   bool by_scheduler = false;
   bool has_apps = false;  // reclaimed when its last job ends (else a standing reservation)
   bool terminating = false;
@@ -56,7 +60,7 @@ struct Session {
   // session is resumed or restored.
   std::map<std::string, InfoList> undo_stop;
 
-  std::string next_nspace() { return "job-" + std::to_string(id) + "." + std::to_string(++jobs_created); }
+  std::string next_nspace() { return session_job_nspace(id, ++jobs_created); }
 };
 
 // What PRRTE's set_response() answers a successful session control with: the caller's
