@@ -149,6 +149,15 @@ TEST_P(Stated, TheDvmsChangeIsToldToItsRequesterAlone) {
   EXPECT_FALSE(only(run, "dvm.ready", "dvm-start").contains("requestor"));
 }
 
+TEST_P(Stated, AStandaloneExtendNamesTheCallersReservation) {
+  const auto run = simulate("standalone-extend.jsonl");
+  holds_everything(run, 12);
+  // The answer names the reservation, and the request id the caller gave (PRRTE's
+  // ras_base_set_alloc_response()).
+  EXPECT_EQ(answer_info(run, "r#4", "pmix.alloc.id"), "dvm-alloc-1");
+  EXPECT_EQ(answer_info(run, "r#4", "pmix.alloc.reqid"), "mine");
+}
+
 TEST_P(Stated, ASessionsLimitCountsFromItsInstantiation) {
   const auto run = simulate("session-limit-from-instantiation.jsonl");
   holds_everything(run, 5);

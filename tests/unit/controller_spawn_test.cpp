@@ -283,10 +283,51 @@ TEST_F(ControllerTest, ServeModeRefusesWhatItCannotServe) {
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
   ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, cpus(33), kTool, "t#2"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  // An EXTEND naming no reservation (PRRTE's ras_base_prepare_grow(): nothing names the target).
   ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Extend, cpus(4), kTool, "t#3"});
-  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotSupported);
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
   EXPECT_EQ(ctl->session_count(), 0u);
   EXPECT_TRUE(env.daemons_started().empty());
+}
+
+TEST_F(ControllerTest, ServeModeExtendsTheCallersReservationByIdOrRequestId) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
+  ctl->handle(Address::requestor(1),
+              AllocRequest{5, Directive::New, with(cpus(8), key::ALLOC_REQ_ID, std::string("mine")), kTool, "t#1"});
+  const auto granted = only<AllocResponse>(env.take_sent(), Address::requestor(1));
+  ASSERT_EQ(granted.status, Status::Success);
+  const std::string alloc = *granted.info.get<std::string>(key::ALLOC_ID);
+  daemons_ready({1});
+  env.take_sent();
+  // Unknown, and someone else's.
+  ctl->handle(Address::requestor(1),
+              AllocRequest{6, Directive::Extend, with({}, key::ALLOC_ID, std::string("nope")), kTool, "t#2"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotFound);
+  ctl->handle(Address::requestor(2),
+              AllocRequest{7, Directive::Extend, with({}, key::ALLOC_ID, alloc), kMallory, "m#1"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(2)).status, Status::ErrNoPermissions);
+  // By its request id, with counts only: granted, nothing added.
+  ctl->handle(Address::requestor(1),
+              AllocRequest{8, Directive::Extend, with(cpus(4), key::ALLOC_REQ_ID, std::string("mine")), kTool, "t#3"});
+  const auto same = only<AllocResponse>(env.take_sent(), Address::requestor(1));
+  EXPECT_EQ(same.status, Status::Success);
+  EXPECT_EQ(*same.info.get<std::string>(key::ALLOC_ID), alloc);
+  EXPECT_EQ(*same.info.get<std::string>(key::ALLOC_REQ_ID), "mine");
+  EXPECT_TRUE(env.daemons_started() == std::vector<NodeId>{1});
+  // By its id, with a node list: n03 joins it and the DVM grows over it.
+  ctl->handle(
+      Address::requestor(1),
+      AllocRequest{9, Directive::Extend, with(with({}, key::ALLOC_ID, alloc), key::ALLOC_NODE_LIST, std::string("n03")),
+                   kTool, "t#4"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::Success);
+  EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{1, 3}));
+  EXPECT_EQ(ctl->session_count(), 1u);
+  // A list that does not parse is refused.
+  ctl->handle(
+      Address::requestor(1),
+      AllocRequest{10, Directive::Extend, with(with({}, key::ALLOC_ID, alloc), key::ALLOC_NODE_LIST, std::string("n[")),
+                   kTool, "t#5"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
 }
 
 TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {

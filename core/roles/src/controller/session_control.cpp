@@ -200,10 +200,10 @@ Status Sessions::extend(Session& s, const InfoList& directives) {
   return Status::Success;
 }
 
-void Sessions::add_nodes(Session& s, const SlotList& added) {
+void Sessions::add_nodes(Session& s, const SlotList& added, const std::string& corr) {
   for (NodeId n : merge_slots(s.nodes, added)) dvm_.withhold(n, s.id);
   for (const auto& entry : added) dvm_.log_node(entry.first);
-  dvm_.grow(added, s.alloc_id, s.corr, s.req_id, GrowRequester::session(s.requester));
+  dvm_.grow(added, s.alloc_id, corr.empty() ? s.corr : corr, s.req_id, GrowRequester::session(s.requester));
 }
 
 void Sessions::remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req) {

@@ -15,6 +15,39 @@ Status Standalone::release(const AllocRequest& req) {
   return Status::Success;
 }
 
+Status Standalone::extend(const AllocRequest& req, InfoList& answer) {
+  // As PRRTE's ras_base_prepare_grow() and ras_base_complete_grow_request() for an EXTEND
+  // (docs/prrte-conformance.md R32-R34, R36): the reservation is named by PMIX_ALLOC_ID, else
+  // PMIX_ALLOC_REQ_ID, and must be the caller's. Counts add nothing; a node list adds its nodes.
+  const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
+  const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
+  if (!alloc && !req_id) return Status::ErrBadParam;
+  Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
+  if (!s && req_id) s = sessions_.by_req_id(*req_id);
+  if (!s || s->terminating) return Status::ErrNotFound;
+  if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
+  if (auto inh = req.info.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
+    s->inheritance = static_cast<Inheritance>(*inh);
+  s->requester = req.caller;  // PRRTE refreshes it: the next event goes to the latest caller
+  SlotList added;
+  for (const auto& item : req.info.items) {
+    if (item.key != key::ALLOC_NODE_LIST) continue;
+    const auto* list = std::get_if<std::string>(&item.value);
+    std::optional<SlotList> nodes;
+    try {
+      if (list) nodes = parse_node_slots(*list, cluster_);
+    } catch (const InputError&) {
+      return Status::ErrBadParam;  // a list PRRTE's regex parse would refuse too
+    }
+    if (!nodes || nodes->empty()) return Status::ErrBadParam;
+    added.insert(added.end(), nodes->begin(), nodes->end());
+  }
+  if (!added.empty()) sessions_.add_nodes(*s, added, req.corr);
+  answer.add(key::ALLOC_ID, s->alloc_id);
+  if (req_id) answer.add(key::ALLOC_REQ_ID, *req_id);
+  return Status::Success;
+}
+
 std::optional<std::vector<HostEntry>> Standalone::choose(const InfoList& info) const {
   std::uint64_t cpus = info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
   const std::uint64_t whole = info.get_uint(key::ALLOC_NUM_NODES).value_or(0);
@@ -57,6 +90,11 @@ InfoList Standalone::session_directives(const AllocRequest& req, const std::vect
 void Standalone::serve(const Origin& origin, AllocRequest&& req) {
   env_.log(ev::AllocStandalone{.corr = req.corr, .directive = directive_name(req.directive)});
   if (req.directive == Directive::Release) return replies_.allocation(origin, release(req));
+  if (req.directive == Directive::Extend) {
+    InfoList answer;
+    const Status st = extend(req, answer);
+    return replies_.allocation(origin, st, st == Status::Success ? std::move(answer) : InfoList{});
+  }
   if (req.directive != Directive::New) return replies_.allocation(origin, Status::ErrNotSupported);
   if (req.info.get_uint(key::ALLOC_NUM_CPUS).value_or(0) == 0 &&
       req.info.get_uint(key::ALLOC_NUM_NODES).value_or(0) == 0)

@@ -90,6 +90,9 @@ class Sessions {
 
   // Who `proc` is to the sessions: a tool, or a process of one of the RM's jobs.
   SessionCaller caller_of(const Proc& proc, const InfoList& info, bool scheduler) const;
+  // The session holds these nodes too; the DVM grows over those without a daemon, told to its
+  // requester. `corr`: the request that asked (the session's own when empty).
+  void add_nodes(Session& s, const SlotList& added, const std::string& corr = {});
   // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
   // decision on a requestor's call (session_control.cpp).
   void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
@@ -119,7 +122,6 @@ class Sessions {
   Status stop_jobs(Session& s, const std::vector<std::string>& named, SessionOp verb);
   Status signal_jobs(Session& s, const std::vector<std::string>& named, int signal);
   Status extend(Session& s, const InfoList& directives);
-  void add_nodes(Session& s, const SlotList& added);
   void remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req);
 
   Env& env_;

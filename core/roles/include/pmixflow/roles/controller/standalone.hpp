@@ -35,6 +35,7 @@ class Standalone {
     InfoList info;
   };
   Status release(const AllocRequest& req);
+  Status extend(const AllocRequest& req, InfoList& answer);
   // Nodes nobody holds, whole (PMIX_ALLOC_NUM_NODES) or by cpus (PMIX_ALLOC_NUM_CPUS).
   std::optional<std::vector<HostEntry>> choose(const InfoList& info) const;
   InfoList session_directives(const AllocRequest& req, const std::vector<HostEntry>& chosen, std::uint32_t id) const;
