@@ -254,7 +254,12 @@ void Conductor::on_exit(std::uint64_t serial) {
   // A party the run starts with that cannot start: there is no run.
   if (!clock_started_ && !p->ready && ending_ == Ending::Running)
     finish(Ending::Failed, p->name + "'s process ended before it was ready (see its messages above)");
-  if (p->up_again && ending_ == Ending::Running) spawn(p->address).go_when_ready = true;
+  if (p->up_again && ending_ == Ending::Running) {
+    if (p->address.kind == PartyKind::Daemon)
+      start_daemon(p->address.index);  // a restarted daemon (restart_daemon)
+    else
+      spawn(p->address).go_when_ready = true;
+  }
   const bool left = p->status && WIFEXITED(*p->status) && WEXITSTATUS(*p->status) == 0;
   if (left && p->went && !p->killed && p->address.kind == PartyKind::Daemon) warm_again(p->address.index);
   if (!(p->link && p->link->open())) gone(*p);

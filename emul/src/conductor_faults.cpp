@@ -79,14 +79,15 @@ void Conductor::return_node(NodeId node) {
 void Conductor::restart_daemon(NodeId node) {
   if (dead_nodes_.count(node) || !lost_daemons_.erase(node)) return;
   log_as("controller", ev::DaemonRestart{.node = cluster_.node(node).name});
-  ++daemons_started_;
   Party* d = find(Address::daemon(node));
   // Its predecessor may not be gone yet: the new one starts once it has, so that the
-  // controller hears of the loss before it meets the new daemon.
+  // controller hears of the loss before it meets the new daemon. Either way it is started as
+  // any daemon is, so a fault on the node's next start (slow, failing) applies to it too, as
+  // in the simulator.
   if (d && !d->exited)
     d->up_again = true;
   else
-    spawn(Address::daemon(node)).go_when_ready = true;
+    start_daemon(node);
 }
 
 void Conductor::stall_scheduler(double lasting) {

@@ -201,6 +201,10 @@ TEST_P(Stated, ADaemonRestartedOnALiveNodeBringsTheNodeBack) {
   holds_everything(simulate("fail-daemon-restart.jsonl"), 10);
 }
 
+TEST_P(Stated, ARestartedDaemonIsStartedAsAnyDaemonIs) {
+  holds_everything(simulate("fail-daemon-restart-slow.jsonl"), 7);
+}
+
 TEST_P(Stated, ARepairedNodeIsUsedAgain) { holds_everything(simulate("fail-node-returns.jsonl"), 10); }
 
 TEST_P(Stated, ALaunchThatFailsOnSomeNodesFailsTheJobAndFreesItsSession) {

@@ -227,6 +227,26 @@ TEST_F(ControllerTest, ARequestorConnectedElsewhereHearsNothing) {
   EXPECT_EQ(env.count_events("dvm.ready", {"\"requestor\":\"mallory.0\""}), 1u);
 }
 
+TEST_F(ControllerTest, TheEventGoesToTheProcessNotToAConnectionThatOnceCarriedIt) {
+  attach();
+  // One connection first calls as the tool, then as mallory (a tool that took over its socket):
+  // the tool is no longer connected here, and its session's change reaches nobody.
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, {}, kTool, "t#1"});
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, {}, kMallory, "m#1"});
+  env.take_sent();
+  from_scheduler(7, 1, owned(instantiate("n02:8", "alloc-1"), kTool));
+  env.take_sent();
+  daemons_ready({2});
+  EXPECT_TRUE(all_of<Notification>(env.take_sent()).empty());
+  // mallory's own session's change does reach it, through that connection.
+  from_scheduler(8, 2, owned(instantiate("n03:8", "alloc-2"), kMallory));
+  env.take_sent();
+  daemons_ready({3});
+  const auto notes = all_of<Notification>(env.take_sent());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].first, Address::requestor(1));
+}
+
 TEST_F(ControllerTest, AnInstantiationNamingNoRequestorIsToldToTheScheduler) {
   attach();
   from_scheduler(6, 1, instantiate("n02:8", "alloc-1"));

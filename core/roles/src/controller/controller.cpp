@@ -49,7 +49,7 @@ void Controller::handle(Address from, Message&& msg) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, AllocRequest> || std::is_same_v<T, SessionCtrlRequest> ||
                       std::is_same_v<T, SpawnRequest>) {
-          if (from.kind == PartyKind::Requestor) clients_[from] = m.caller;
+          if (from.kind == PartyKind::Requestor) tools_.note(from, m.caller);
           if (from == Address::scheduler()) scheduler_proc_ = m.caller;
         }
         on(from, std::move(m));
@@ -125,16 +125,15 @@ void Controller::notify(const Proc& requester, const Notification& event) {
   // by the controller's own server and not passed on to the daemons ("prte.notify.donotloop"):
   // only a requester connected to the controller itself hears it, or the scheduler.
   if (scheduler_proc_ && requester == *scheduler_proc_) return link_.notify(event);
-  for (const auto& [address, proc] : clients_)
-    if (proc == requester) env_.send(address, event);
+  if (const auto* connections = tools_.connections_of(requester))
+    for (Address to : *connections) env_.send(to, event);
 }
 
 void Controller::on(Address, PeerLost&& notice) {
   if (notice.peer == Address::scheduler()) return link_.detach();
   if (notice.peer.kind == PartyKind::Daemon) return node_failed(notice.peer.index);
   // A tool that goes away takes with it the sessions tied to its lifetime (SEP=false).
-  auto client = clients_.extract(notice.peer);
-  if (!client.empty()) requestor_gone(client.mapped(), std::nullopt, notice.peer);
+  if (auto gone = tools_.forget(notice.peer)) requestor_gone(*gone, std::nullopt, notice.peer);
 }
 
 void Controller::requestor_gone(const Proc& gone, std::optional<Address> via, Address origin) {

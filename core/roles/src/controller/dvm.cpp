@@ -39,10 +39,10 @@ void Dvm::report(const Change& change, Status code) {
   // The cause, as PRRTE's prte_plm_base_dvm_mod_notify() gives it: a daemon's own failure is not
   // passed down to it, so the cause is always the generic PMIX_ERROR.
   if (code == Status::ErrDvmMod) info.add(key::JOB_TERM_STATUS, Status::Error);
-  if (change.requester)
-    env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info, .requestor = to_string(*change.requester)});
-  else
-    env_.log(ev::DvmReady{.corr = change.corr, .code = code, .info = info});
+  const std::string requestor = change.requester ? to_string(*change.requester) : std::string();
+  ev::DvmReady ready{.corr = change.corr, .code = code, .info = info};
+  if (change.requester) ready.requestor = requestor;
+  env_.log(ready);
   // As PRRTE's prte_plm_base_dvm_mod_notify(): to the change's requester alone, never to a
   // scheduler that did not ask (the initial bring-up reaches nobody).
   const Notification event{code, std::move(info), change.corr};

@@ -136,10 +136,8 @@ void Spawns::start_daemons(const Job& job) {
   if (to_start.empty()) return;
   // Its session's requester hears of it, as of any change growing that session's nodes.
   const Session* s = job.session ? p_.sessions.find(job.session) : nullptr;
-  if (s)
-    p_.dvm.grow(to_start, s->alloc_id, job.corr, s->req_id, GrowRequester::session(s->requester));
-  else
-    p_.dvm.grow(to_start, "", job.corr, "");
+  const GrowRequester requester = s ? GrowRequester::session(s->requester) : GrowRequester{};
+  p_.dvm.grow(to_start, s ? s->alloc_id : std::string(), job.corr, s ? s->req_id : std::string(), requester);
 }
 
 void Spawns::origin_lost(Address origin) {

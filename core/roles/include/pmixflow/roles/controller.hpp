@@ -17,6 +17,7 @@
 #include "pmixflow/proto/env.hpp"
 #include "pmixflow/roles/controller/activation.hpp"
 #include "pmixflow/roles/controller/call_ids.hpp"
+#include "pmixflow/roles/controller/connected_tools.hpp"
 #include "pmixflow/roles/controller/deferred_releases.hpp"
 #include "pmixflow/roles/controller/dvm.hpp"
 #include "pmixflow/roles/controller/jobs.hpp"
@@ -86,7 +87,7 @@ class Controller final : public Role, private JobEvents {
   Standalone standalone_;
   Spawns spawns_;
   DeferredReleases deferred_;
-  std::map<Address, Proc> clients_;     // tools connected to the controller itself
+  ConnectedTools tools_;                // tools connected to the controller itself
   std::optional<Proc> scheduler_proc_;  // as its calls name it
 };
 
