@@ -65,8 +65,8 @@ INSTANTIATE_TEST_SUITE_P(
                     {"--trace", "traces/golden.swf", "--nodes", "16", "--topology", "topologies/small-node.xml"}},
         // Every entry point, a cancel, an extension and a refusal, on 8 nodes of 8 slots.
         OutputsCase{"demo", {}},
-        // With no scheduler: the RM serves the requests from its own pool.
-        OutputsCase{"standalone", {"--scenario", "tests/scenarios/session-all-standalone.jsonl"}}),
+        // With no scheduler: the RM makes reservations itself, and one is released.
+        OutputsCase{"standalone", {"--scenario", "tests/scenarios/standalone-release.jsonl"}}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -31,10 +31,10 @@ TEST_P(SessionControl, CompleteIsNeverAcceptedByTheRm) {
 TEST_P(SessionControl, CompleteIsRefusedByAControllerDecidingAlone) {
   const ScenarioRun run = simulate("session-complete-refused-standalone.jsonl");
   expect_all_met(run);
-  EXPECT_EQ(status_of(run, "u#2"), "PMIX_ERR_NOT_SUPPORTED");
-  EXPECT_EQ(decided_by(run, "u#2"), std::vector<std::string>{"controller"});
+  EXPECT_EQ(status_of(run, "u#3"), "PMIX_ERR_NOT_SUPPORTED");
+  EXPECT_EQ(decided_by(run, "u#3"), std::vector<std::string>{"controller"});
   EXPECT_EQ(count(run, "session.terminate"), 0u);
-  const std::string job = "job-2147483648.1";
+  const std::string job = "job-1.1";
   EXPECT_EQ(job_status(run, job), "PMIX_SUCCESS");
   EXPECT_NEAR(job_time(run, "job.end", job) - job_time(run, "job.start", job), 20.0, kTol);
 }
@@ -76,14 +76,14 @@ TEST_P(SessionControl, SessionAllMeansEverySessionTheCallerControls) {
 TEST_P(SessionControl, SessionAllDecidedByTheControllerSparesOthersAndThePool) {
   const ScenarioRun run = simulate("session-all-standalone.jsonl");
   expect_all_met(run);
-  EXPECT_EQ(decided_by(run, "u#4"), std::vector<std::string>{"controller"});
-  EXPECT_EQ(count(run, "session_ctrl.execute", with("corr", "u#4", "session", 4294967295u)), 1u);
+  EXPECT_EQ(decided_by(run, "u#6"), std::vector<std::string>{"controller"});
+  EXPECT_EQ(count(run, "session_ctrl.execute", with("corr", "u#6", "session", 4294967295u)), 1u);
   std::vector<std::string> suspended;
   for (const auto& e : events(run, "job.suspend")) suspended.push_back(e["nspace"]);
-  EXPECT_EQ(suspended, (std::vector<std::string>{"job-2147483648.1", "job-2147483649.1"}));  // u's two sessions
+  EXPECT_EQ(suspended, (std::vector<std::string>{"job-1.1", "job-2.1"}));  // u's two sessions
   EXPECT_EQ(count(run, "job.continue"), 2u);
   // v's session and u's job in the DVM's general pool are untouched.
-  for (const char* ns : {"job-2147483650.1", "job-dvm.1"}) {
+  for (const char* ns : {"job-3.1", "job-dvm.1"}) {
     EXPECT_EQ(count(run, "procs.signal", with("nspace", ns)), 0u) << ns;
     EXPECT_NEAR(job_time(run, "job.end", ns) - job_time(run, "job.start", ns), 30.0, kTol) << ns;
   }
@@ -116,14 +116,15 @@ TEST_P(SessionControl, ResourceSelectionIsRefused) {
   const ScenarioRun run = simulate("session-selection-refused.jsonl");
   expect_all_met(run);
   EXPECT_EQ(status_of(run, "u#1"), "PMIX_SUCCESS");
-  for (const char* corr : {"u#2", "u#3", "u#4", "u#5", "u#6", "u#7", "u#8"}) {
+  EXPECT_EQ(status_of(run, "u#2"), "PMIX_SUCCESS");  // the spawn into its reservation
+  for (const char* corr : {"u#3", "u#4", "u#5", "u#6", "u#7", "u#8", "u#9"}) {
     EXPECT_EQ(status_of(run, corr), "PMIX_ERR_NOT_SUPPORTED") << corr;
     EXPECT_EQ(decided_by(run, corr), std::vector<std::string>{"controller"}) << corr;
   }
-  EXPECT_EQ(status_of(run, "u#9"), "PMIX_ERR_BAD_PARAM");  // a queue beside it is ignored: nothing to extend
+  EXPECT_EQ(status_of(run, "u#10"), "PMIX_ERR_BAD_PARAM");  // a queue beside it is ignored: nothing to extend
   EXPECT_EQ(count(run, "session.extend"), 0u);
   EXPECT_EQ(count(run, "dvm.grow", [](const json& e) { return e["t"].get<double>() > 1.0; }), 0u);
-  EXPECT_EQ(job_status(run, "job-2147483648.1"), "PMIX_SUCCESS");
+  EXPECT_EQ(job_status(run, "job-1.1"), "PMIX_SUCCESS");
 }
 
 TEST_P(SessionControl, AnUnknownSessionIsNotFound) {
@@ -207,20 +208,20 @@ TEST_P(SessionControl, WithASchedulerAttachedTheSchedulerDecides) {
 TEST_P(SessionControl, WithoutASchedulerTheControllerDecidesAfterAnOwnershipCheck) {
   const ScenarioRun run = simulate("session-decide-controller.jsonl");
   expect_all_met(run);
-  const std::string job = "job-2147483648.1";  // the DVM's own grant to u, from its pool
+  const std::string job = "job-1.1";  // spawned by u into the reservation the DVM made it
   EXPECT_EQ(instantiated_for(run, "u#1")["owner"], "u.0");
-  for (const char* corr : {"u#2", "u#3", "v#1", "v#2"})
+  for (const char* corr : {"u#3", "u#4", "v#1", "v#2"})
     EXPECT_EQ(decided_by(run, corr), std::vector<std::string>{"controller"}) << corr;
   EXPECT_EQ(count(run, "send", [](const json& e) { return e["to"] == "scheduler" && e["msg"] == "session_ctrl"; }), 0u);
   EXPECT_EQ(status_of(run, "v#1"), "PMIX_ERR_NO_PERMISSIONS");
   EXPECT_EQ(status_of(run, "v#2"), "PMIX_ERR_NO_PERMISSIONS");
-  EXPECT_EQ(status_of(run, "u#2"), "PMIX_SUCCESS");
   EXPECT_EQ(status_of(run, "u#3"), "PMIX_SUCCESS");
+  EXPECT_EQ(status_of(run, "u#4"), "PMIX_SUCCESS");
   // Only the owner's PAUSE and RESUME acted; the RESUME came relayed through a daemon.
   EXPECT_NEAR(time_of(run, "job.suspend", with("nspace", job)), 6.0, kTol);
   EXPECT_NEAR(time_of(run, "job.continue", with("nspace", job)), 8.0, kTol);
-  EXPECT_EQ(count(run, "session_ctrl.relay", with("corr", "u#3", "who", "daemon:n02")), 1u);
-  EXPECT_EQ(hops(run, "u#3").back(), "daemon:n02>requestor:u:session_ctrl_response");
+  EXPECT_EQ(count(run, "session_ctrl.relay", with("corr", "u#4", "who", "daemon:n02")), 1u);
+  EXPECT_EQ(hops(run, "u#4").back(), "daemon:n02>requestor:u:session_ctrl_response");
 }
 
 TEST_P(SessionControl, WhileTheSchedulerIsAwayTheControllerDecides) {

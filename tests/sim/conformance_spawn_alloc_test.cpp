@@ -157,7 +157,8 @@ TEST_P(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
                                   "controller>requestor:s:notify(PMIX_DVM_IS_READY)",  // its reservation's
                                   "controller>requestor:s:spawn_response(PMIX_SUCCESS)",
                               }));
-  EXPECT_EQ(only(run, "session.instantiate", "s#1")["alloc"], "dvm-alloc-1");
+  EXPECT_EQ(only(run, "session.instantiate", "s#1")["alloc"], "s.1");
+  EXPECT_EQ(only(run, "session.instantiate", "s#1")["node_list"], "n01:8");
   // The failed launch: released (served locally too) before the spawn returns its error.
   expect_no_scheduler_decision(run, "x#1");
   const long release = index_of(run, "spawn.release", "x#1");
@@ -172,9 +173,18 @@ TEST_P(SpawnAlloc, StandaloneDvmGrantsAndReleasesLocally) {
   EXPECT_LT(terminated, spawn_answer);
   // Nothing stays held once the requestor hears of the failure.
   const auto reclaimed =
-      first_index(run, [](const json& e) { return ev_of(e) == "session.reclaimed" && e["alloc"] == "dvm-alloc-2"; });
+      first_index(run, [](const json& e) { return ev_of(e) == "session.reclaimed" && e["alloc"] == "x.2"; });
   ASSERT_GE(reclaimed, 0);
   EXPECT_LT(reclaimed, index_of(run, "answer", "x#1"));
+  // Counts alone reserve nothing, as a standalone NEW: y's job has nowhere to map, and its empty
+  // reservation is handed back before the spawn fails.
+  EXPECT_EQ(status(run, "y#1"), "PMIX_ERR_OUT_OF_RESOURCE");
+  EXPECT_EQ(only(run, "session.instantiate", "y#1")["node_list"], "");
+  EXPECT_TRUE(events(run, "job.launch", "y#1").empty());
+  const auto y_reclaimed =
+      first_index(run, [](const json& e) { return ev_of(e) == "session.reclaimed" && e["alloc"] == "y.3"; });
+  ASSERT_GE(y_reclaimed, 0);
+  EXPECT_LT(y_reclaimed, index_of(run, "answer", "y#1"));
 }
 
 TEST_P(SpawnAlloc, WithoutAllocationIntoTheDvmPool) {

@@ -30,7 +30,7 @@ TEST_P(Stated, AReleaseWhileTheDvmGrowsWaitsForTheGrowthToEnd) {
   EXPECT_GE(only(run, "request.forward", "bob#2").value("t", -1.0), ready);
 }
 
-TEST_P(Stated, AReleasedReservationIsGoneAtOnce) { holds_everything(simulate("standalone-release-running.jsonl"), 6); }
+TEST_P(Stated, AReleasedReservationIsGoneAtOnce) { holds_everything(simulate("standalone-release-running.jsonl"), 7); }
 
 TEST_P(Stated, ASpawnCannotAddHostsWhereASchedulerOwnsTheAllocation) {
   holds_everything(simulate("spawn-add-host-refused.jsonl"), 5);
@@ -41,7 +41,7 @@ TEST_P(Stated, ASchedulersOrderForSomeoneMayDoOnlyWhatTheyMay) {
 }
 
 TEST_P(Stated, ASessionControlIsAnsweredWithWhatItActedOn) {
-  holds_everything(simulate("session-ctrl-answer-info.jsonl"), 11);
+  holds_everything(simulate("session-ctrl-answer-info.jsonl"), 13);
 }
 
 TEST_P(Stated, AnInstantiationIsAnsweredWithItsIdsAndJob) {
@@ -61,11 +61,11 @@ TEST_P(Stated, WhatTheRmRefusesBeforeAndAfterFindingTheSession) {
 }
 
 TEST_P(Stated, ASessionIsOwnedByItsJobsAndItsUsersToolsNotByOtherJobs) {
-  holds_everything(simulate("session-owner-tools-only.jsonl"), 9);
+  holds_everything(simulate("session-owner-tools-only.jsonl"), 10);
 }
 
 TEST_P(Stated, ASameUserToolTakesOverASessionAndAnotherUserIsRefused) {
-  holds_everything(simulate("identity-takeover.jsonl"), 11);
+  holds_everything(simulate("identity-takeover.jsonl"), 12);
 }
 
 TEST_P(Stated, TheReadyEventOfAnActivationNamingNoAllocationNamesTheDvmsOwn) {
@@ -154,7 +154,7 @@ TEST_P(Stated, AStandaloneExtendNamesTheCallersReservation) {
   holds_everything(run, 12);
   // The answer names the reservation, and the request id the caller gave (PRRTE's
   // ras_base_set_alloc_response()).
-  EXPECT_EQ(answer_info(run, "r#4", "pmix.alloc.id"), "dvm-alloc-1");
+  EXPECT_EQ(answer_info(run, "r#4", "pmix.alloc.id"), "r.1");
   EXPECT_EQ(answer_info(run, "r#4", "pmix.alloc.reqid"), "mine");
 }
 

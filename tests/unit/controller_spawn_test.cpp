@@ -251,40 +251,65 @@ TEST_F(ControllerTest, ASpawnRelayedByADaemonIsAnsweredThroughIt) {
 
 // ---------------------------------------------------------------- standalone DVM (NoSchedulerMode::Serve)
 
-TEST_F(ControllerTest, ServeModeGrantsFromTheDvmsOwnPool) {
+// ---------------------------------------------------------------- serve: PRRTE's ras/hosts (R32-R40)
+
+InfoList node_list(std::string list) {
+  InfoList info;
+  info.add(key::ALLOC_NODE_LIST, std::move(list));
+  return info;
+}
+
+TEST_F(ControllerTest, ServeModeReservesTheNodesANewNames) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(12), kTool, "t#1"});
+  ctl->handle(Address::requestor(1),
+              AllocRequest{5, Directive::New, with(node_list("n01,n02"), key::ALLOC_REQ_ID, std::string("mine")), kTool,
+                           "t#1"});
   const auto a = only<AllocResponse>(env.take_sent(), Address::requestor(1));  // nothing to a scheduler
   EXPECT_EQ(a.id, 5u);
   EXPECT_EQ(a.status, Status::Success);
-  ASSERT_NE(a.info.get<std::string>(key::ALLOC_NODE_LIST), nullptr);
-  EXPECT_EQ(*a.info.get<std::string>(key::ALLOC_NODE_LIST), "n01:8,n02:4");
+  // As ras_base_set_alloc_response(): the reservation's id, minted <nspace>.<session id>, and
+  // the caller's request id; nothing else.
+  EXPECT_EQ(a.info.items.size(), 2u);
   ASSERT_NE(a.info.get<std::string>(key::ALLOC_ID), nullptr);
-  EXPECT_EQ(*a.info.get<std::string>(key::ALLOC_ID), "dvm-alloc-1");
-  EXPECT_TRUE(a.info.has(key::SESSION_ID));
+  EXPECT_EQ(*a.info.get<std::string>(key::ALLOC_ID), "tool.1");
+  ASSERT_NE(a.info.get<std::string>(key::ALLOC_REQ_ID), nullptr);
+  EXPECT_EQ(*a.info.get<std::string>(key::ALLOC_REQ_ID), "mine");
   EXPECT_EQ(env.count_events("alloc.standalone", {"PMIX_ALLOC_NEW"}), 1u);
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{1, 2}));
   EXPECT_EQ(ctl->session_count(), 1u);
-
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, cpus(8), kTool, "t#2"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
-            "n03:8");
+  // A given PMIX_ALLOC_ID is kept; the next session id is fresh.
   ctl->handle(Address::requestor(1),
-              AllocRequest{7, Directive::New, with({}, key::ALLOC_NUM_NODES, std::uint64_t{1}), kTool, "t#3"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
-            "n04:8");
-  ctl->handle(Address::requestor(1), AllocRequest{8, Directive::New, cpus(1), kTool, "t#4"});
-  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+              AllocRequest{6, Directive::New, with(node_list("n03"), key::ALLOC_ID, std::string("own")), kTool, "t#2"});
+  const auto b = only<AllocResponse>(env.take_sent(), Address::requestor(1));
+  EXPECT_EQ(b.info.items.size(), 1u);
+  EXPECT_EQ(*b.info.get<std::string>(key::ALLOC_ID), "own");
+  EXPECT_EQ(env.count_events("session.instantiate", {"\"session\":2", "\"alloc\":\"own\""}), 1u);
 }
 
-TEST_F(ControllerTest, ServeModeRefusesWhatItCannotServe) {
+TEST_F(ControllerTest, ServeModeCountsReserveNothingAndAnAppIsNotLaunched) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, {}, kTool, "t#1"});
+  InfoList req = cpus(8);
+  req.add(key::SESSION_APP, std::vector<App>{sleep_app(8, 5)});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, req, kTool, "t#1"});
+  const auto sent = env.take_sent();
+  EXPECT_EQ(only<AllocResponse>(sent, Address::requestor(1)).status, Status::Success);  // at once
+  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());
+  EXPECT_TRUE(env.daemons_started().empty());
+  EXPECT_EQ(ctl->session_count(), 1u);
+  EXPECT_EQ(env.count_events("session.instantiate", {"\"node_list\":\"\"", "\"with_apps\":false"}), 1u);
+}
+
+TEST_F(ControllerTest, ServeModeRefusesAListThatDoesNotParseBeforeMakingAnything) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n["), kTool, "t#1"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, cpus(33), kTool, "t#2"});
-  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, node_list("n99"), kTool, "t#2"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
+  ctl->handle(Address::requestor(1),
+              AllocRequest{7, Directive::New, with({}, key::ALLOC_NODE_LIST, std::uint64_t{1}), kTool, "t#3"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
   // An EXTEND naming no reservation (PRRTE's ras_base_prepare_grow(): nothing names the target).
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Extend, cpus(4), kTool, "t#3"});
+  ctl->handle(Address::requestor(1), AllocRequest{8, Directive::Extend, cpus(4), kTool, "t#4"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
   EXPECT_EQ(ctl->session_count(), 0u);
   EXPECT_TRUE(env.daemons_started().empty());
@@ -292,8 +317,9 @@ TEST_F(ControllerTest, ServeModeRefusesWhatItCannotServe) {
 
 TEST_F(ControllerTest, ServeModeExtendsTheCallersReservationByIdOrRequestId) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1),
-              AllocRequest{5, Directive::New, with(cpus(8), key::ALLOC_REQ_ID, std::string("mine")), kTool, "t#1"});
+  ctl->handle(
+      Address::requestor(1),
+      AllocRequest{5, Directive::New, with(node_list("n01"), key::ALLOC_REQ_ID, std::string("mine")), kTool, "t#1"});
   const auto granted = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   ASSERT_EQ(granted.status, Status::Success);
   const std::string alloc = *granted.info.get<std::string>(key::ALLOC_ID);
@@ -332,7 +358,7 @@ TEST_F(ControllerTest, ServeModeExtendsTheCallersReservationByIdOrRequestId) {
 
 TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01"), kTool, "t#1"});
   const auto granted = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   const InfoList ref = with({}, key::ALLOC_ID, *granted.info.get<std::string>(key::ALLOC_ID));
   daemons_ready({1});
@@ -348,56 +374,28 @@ TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {
   EXPECT_EQ(released.id, 8u);
   EXPECT_EQ(released.status, Status::Success);
   EXPECT_EQ(ctl->session_count(), 0u);
-  // Its node is free again.
-  ctl->handle(Address::requestor(1), AllocRequest{9, Directive::New, cpus(8), kTool, "t#4"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
-            "n01:8");
+  // Its node is the pool's again: a spawn into the pool maps onto it.
+  EXPECT_FALSE(spawned(spawn(9, 8, {}), {1}).empty());
 }
 
-TEST_F(ControllerTest, ServeModeSessionsAreControlledByTheirOwnerAndKeepTheirTimeLimit) {
+TEST_F(ControllerTest, ServeModeReservationsAreControlledByTheirOwnerAndHaveNoTimeLimit) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  InfoList req = cpus(8);
-  req.add(key::ALLOC_TIME, std::string("5"));
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, req, kTool, "t#1"});
-  const auto granted = only<AllocResponse>(env.take_sent(), Address::requestor(1));
-  const auto session = static_cast<std::uint32_t>(*granted.info.get_uint(key::SESSION_ID));
-  from_requestor(2, 6, session, op(key::SESSION_PAUSE), kMallory);
+  // PRRTE's create_reservation() reads no PMIX_ALLOC_TIME.
+  ctl->handle(Address::requestor(1),
+              AllocRequest{5, Directive::New, with(node_list("n01"), key::ALLOC_TIME, std::string("5")), kTool, "t#1"});
+  ASSERT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::Success);
+  from_requestor(2, 6, 1, op(key::SESSION_PAUSE), kMallory);
   EXPECT_EQ(answer_to_requestor(2, 6).status, Status::ErrNoPermissions);
-  from_requestor(1, 7, session, op(key::SESSION_PAUSE), kTool);
+  from_requestor(1, 7, 1, op(key::SESSION_PAUSE), kTool);
   EXPECT_EQ(answer_to_requestor(1, 7).status, Status::Success);
-  env.advance(4.9);
+  env.advance(10);
   EXPECT_EQ(ctl->session_count(), 1u);
-  env.advance(0.1);
-  EXPECT_EQ(ctl->session_count(), 0u);
-  EXPECT_EQ(env.count_events("session.timeout"), 1u);
-  EXPECT_TRUE(all_of<SessionCtrlRequest>(env.take_sent()).empty());  // nobody to send a COMPLETE to
-}
-
-// A request carrying PMIX_SESSION_APP is answered as the scheduler path answers it: once the
-// job is launched, with its PMIX_NSPACE (FLOW.md §4, INSTANTIATE with apps).
-TEST_F(ControllerTest, ServeModeWithAppsAnswersOnceLaunchedWithTheNspace) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  InfoList req = cpus(8);
-  req.add(key::SESSION_APP, std::vector<App>{sleep_app(8, 5)});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, req, kTool, "t#1"});
-  auto sent = env.take_sent();
-  daemons_ready({1});
-  for (auto& m : env.take_sent()) sent.push_back(std::move(m));
-  const auto launches = all_of<LaunchProcs>(sent);
-  ASSERT_EQ(launches.size(), 1u);
-  EXPECT_TRUE(all_of<AllocResponse>(sent).empty()) << "answered before its job was even launched";
-  ctl->handle(Address::daemon(1), ProcsStarted{launches[0].second.nspace, 1, Status::Success});
-  for (auto& m : env.take_sent()) sent.push_back(std::move(m));
-  const auto answers = all_of<AllocResponse>(sent);
-  ASSERT_EQ(answers.size(), 1u);
-  EXPECT_EQ(answers[0].second.status, Status::Success);
-  ASSERT_NE(answers[0].second.info.get<std::string>(key::NSPACE), nullptr) << "the answer does not name the job";
-  EXPECT_EQ(*answers[0].second.info.get<std::string>(key::NSPACE), launches[0].second.nspace);
+  EXPECT_EQ(env.count_events("session.timeout"), 0u);
 }
 
 TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(4))));
+  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, node_list("n01"))));
   EXPECT_TRUE(env.take_sent().empty());  // waits for its daemon
   EXPECT_EQ(env.daemons_started(), (std::vector<NodeId>{1}));
   daemons_ready({1});
@@ -411,20 +409,17 @@ TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
   ASSERT_EQ(launches.size(), 1u);
   ASSERT_EQ(launches[0].first, Address::daemon(1));
   const LaunchProcs& launch = launches[0].second;
-  EXPECT_EQ(launch.local_procs, 4u);
+  EXPECT_EQ(launch.local_procs, 8u);  // all the reservation's slots
   ctl->handle(Address::daemon(1), ProcsStarted{launch.nspace, 1, Status::Success});
   const auto r = only<SpawnResponse>(env.take_sent(), Address::requestor(1));
   EXPECT_EQ(r.status, Status::Success);
   EXPECT_EQ(r.nspace, launch.nspace);
   EXPECT_TRUE(r.info.empty()) << "PMIx_Spawn's callback carries the status and the namespace alone";
-  ctl->handle(Address::daemon(1), ProcsEnded{launch.nspace, 1, Status::Success, 0});
-  EXPECT_TRUE(env.take_sent().empty());
-  EXPECT_EQ(ctl->session_count(), 0u);  // reclaimed with its job
 }
 
 TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, cpus(4))));
+  ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, node_list("n01"))));
   daemons_ready({1});
   const auto launches = all_of<LaunchProcs>(env.take_sent());  // beside the requestor's ready event
   ASSERT_EQ(launches.size(), 1u);
@@ -442,15 +437,6 @@ TEST_F(ControllerTest, ServeModeForwardsOnceASchedulerIsAttached) {
   EXPECT_EQ(only<AllocRequest>(env.take_sent(), Address::scheduler()).directive, Directive::New);
   EXPECT_EQ(env.count_events("alloc.standalone"), 0u);
   EXPECT_EQ(ctl->session_count(), 0u);
-}
-
-TEST_F(ControllerTest, ServeModeSkipsANodeWhoseDaemonFailed) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
-  ctl->handle(Address::daemon(1), DaemonStartFailed{1});
-  env.take_sent();
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, cpus(8), kTool, "t#1"});
-  EXPECT_EQ(*only<AllocResponse>(env.take_sent(), Address::requestor(1)).info.get<std::string>(key::ALLOC_NODE_LIST),
-            "n02:8");
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ RequestAsked read_asked(std::string_view info_json, StringPool& pool) {
       a.cpus = value.get<std::uint64_t>();
     else if (key == key::ALLOC_NUM_NODES && value.is_number_unsigned() && a.nodes == 0)
       a.nodes = value.get<std::uint64_t>();
+    else if (key == key::ALLOC_NODE_LIST && value.is_string() && a.node_list.empty())
+      a.node_list = pool(value.get_ref<const std::string&>());
   }
   return a;
 }

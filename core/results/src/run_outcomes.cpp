@@ -56,6 +56,9 @@ JobOutcome outcome(const RunInfo& run, const CallRecord& call, const AllocationA
   j.submitted = call.sent - run.time_origin;
   // Slots, the unit resources are counted in: whole nodes count all their slots.
   j.requested = a.nodes > 0 ? a.nodes * run.slots_per_node : a.cpus;
+  // A request naming its nodes (a standalone NEW, as PRRTE's ras/hosts serves it) asks for their slots.
+  if (j.requested == 0 && !a.node_list.empty())
+    j.requested = interval_set_size(standalone_resources(run, std::string(a.node_list)));
   j.final_state = final_state(fate(call, acc));
   if (!acc) return j;
   if (!acc->standalone) j.requested = acc->cpus;

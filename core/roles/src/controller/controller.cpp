@@ -12,7 +12,7 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
       jobs_(env, cluster, dvm_, *this),
       sessions_(env, cluster, dvm_, jobs_, link_, replies_, ids_),
       activation_(env, cluster, dvm_, sessions_),
-      standalone_(env, cluster, dvm_, sessions_, replies_),
+      standalone_(env, cluster, sessions_, replies_),
       spawns_(SpawnParts{env, cluster, dvm_, jobs_, sessions_, link_, activation_, ids_}),
       deferred_(env) {
   replies_.on_own_allocation(
@@ -27,7 +27,6 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
   dvm_.on_requester_event([this](const Proc& requester, const Notification& event) { notify(requester, event); });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
-  sessions_.on_reclaimed([this](std::uint32_t id, Status unlaunched) { standalone_.reclaimed(id, unlaunched); });
 }
 
 void Controller::start() {
@@ -164,7 +163,6 @@ void Controller::node_failed(NodeId node) {
 
 void Controller::job_started(Job& job) {
   spawns_.job_started(job);
-  standalone_.job_started(job);
   sessions_.answer_instantiation(job);
 }
 

@@ -247,7 +247,6 @@ void Sessions::reclaim(Session& s) {
   const Status unlaunched = s.first_failure == Status::Success ? Status::ErrJobKilledByCmd : s.first_failure;
   if (s.by_scheduler) send_complete(s);
   if (s.instantiate_answer) replies_.session_ctrl(*s.instantiate_answer, unlaunched);
-  if (reclaimed_) reclaimed_(id, unlaunched);
   index_.remove(keys);
   sessions_.erase(id);
   // Nothing else ends with it: PRRTE links no session to another, so a child outlives its

@@ -1,6 +1,6 @@
 #include "pmixflow/roles/controller/standalone.hpp"
 
-#include <algorithm>
+#include <optional>
 
 namespace pmixflow {
 
@@ -30,104 +30,83 @@ Status Standalone::extend(const AllocRequest& req, InfoList& answer) {
     s->inheritance = static_cast<Inheritance>(*inh);
   s->requester = req.caller;  // PRRTE refreshes it: the next event goes to the latest caller
   SlotList added;
-  for (const auto& item : req.info.items) {
-    if (item.key != key::ALLOC_NODE_LIST) continue;
-    const auto* list = std::get_if<std::string>(&item.value);
-    std::optional<SlotList> nodes;
-    try {
-      if (list) nodes = parse_node_slots(*list, cluster_);
-    } catch (const InputError&) {
-      return Status::ErrBadParam;  // a list PRRTE's regex parse would refuse too
-    }
-    if (!nodes || nodes->empty()) return Status::ErrBadParam;
-    added.insert(added.end(), nodes->begin(), nodes->end());
-  }
+  if (const Status st = read_node_lists(req.info, added); st != Status::Success) return st;
   if (!added.empty()) sessions_.add_nodes(*s, added, req.corr);
   answer.add(key::ALLOC_ID, s->alloc_id);
   if (req_id) answer.add(key::ALLOC_REQ_ID, *req_id);
   return Status::Success;
 }
 
-std::optional<std::vector<HostEntry>> Standalone::choose(const InfoList& info) const {
-  std::uint64_t cpus = info.get_uint(key::ALLOC_NUM_CPUS).value_or(0);
-  const std::uint64_t whole = info.get_uint(key::ALLOC_NUM_NODES).value_or(0);
-  std::vector<HostEntry> chosen;
-  std::uint64_t nodes_left = whole;
-  for (NodeId n = 0; n < cluster_.size() && (cpus > 0 || nodes_left > 0); ++n) {
-    const NodeState& st = dvm_.node(n);
-    if (!cluster_.node(n).schedulable || !st.sessions.empty() || st.daemon == DaemonState::Failed) continue;
-    const std::uint32_t slots = cluster_.node(n).slots;
-    if (whole > 0) {
-      chosen.push_back(HostEntry{cluster_.node(n).name, slots});
-      --nodes_left;
-    } else {
-      const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(cpus, slots));
-      chosen.push_back(HostEntry{cluster_.node(n).name, take});
-      cpus -= take;
-    }
-  }
-  if (cpus > 0 || nodes_left > 0) return std::nullopt;
-  return chosen;
-}
-
-InfoList Standalone::session_directives(const AllocRequest& req, const std::vector<HostEntry>& chosen,
-                                        std::uint32_t id) const {
+Status Standalone::reserve(const AllocRequest& req, InfoList& answer) {
+  // As PRRTE's ras_base_prepare_grow(), create_reservation() and ras_base_complete_grow_request()
+  // for a NEW (docs/prrte-conformance.md R35-R40): a reservation the caller owns, holding the
+  // nodes its node lists name and growing the DVM over them. Counts alone make it empty; an app
+  // is not launched (a spawn naming the reservation's PMIX_ALLOC_ID runs it).
+  SlotList nodes;
+  if (const Status st = read_node_lists(req.info, nodes); st != Status::Success) return st;
+  const std::uint32_t id = fresh_session_id();
   InfoList resources;
-  resources.add(key::ALLOC_NODE_LIST, format_host_list(chosen))
-      .add(key::ALLOC_ID, "dvm-alloc-" + std::to_string(id - kFirstSession + 1));
-  for (const auto& k : {key::ALLOC_TIME, key::ALLOC_INHERITANCE, key::ALLOC_REQ_ID})
+  if (!nodes.empty()) resources.add(key::ALLOC_NODE_LIST, node_list_text(nodes));
+  // No PMIX_ALLOC_TIME: PRRTE's reservation has no time limit (create_reservation() reads none).
+  for (const auto& k : {key::ALLOC_ID, key::ALLOC_REQ_ID, key::ALLOC_INHERITANCE})
     if (const Value* v = req.info.find(k)) resources.add(k, *v);
   InfoList directives;
   directives.add(key::SESSION_INSTANTIATE, true)
       .add(key::SESSION_RESOURCES, std::move(resources))
       .add(key::REQUESTOR, req.caller);
-  for (const auto& item : req.info.items)
-    if (item.key == key::SESSION_APP || item.key == key::ALLOC_CHILD_SEP || item.key == key::SESSION_SEP)
-      directives.items.push_back(item);
-  return directives;
+  // The RM's own decision, answered as an allocation, not as session control.
+  const Origin internal{Address::controller(), 0, req.corr};
+  if (const Status st = sessions_.instantiate(internal, req.caller, id, directives); st != Status::Success)
+    return Status::ErrOutOfResource;  // create_reservation() failed
+  Session& s = *sessions_.find(id);
+  s.owner = principal_of(req.caller, req.info);
+  answer.add(key::ALLOC_ID, s.alloc_id);
+  if (const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID)) answer.add(key::ALLOC_REQ_ID, *req_id);
+  return Status::Success;
+}
+
+Status Standalone::read_node_lists(const InfoList& info, SlotList& nodes) const {
+  // Every PMIX_ALLOC_NODE_LIST counts; one that is not a string or does not parse is refused,
+  // as PRRTE's prte_ras_base_parse_node_list(). Read before anything changes: PRRTE creates a
+  // NEW's reservation first and leaves it registered when a list is refused (rule 4).
+  for (const auto& item : info.items) {
+    if (item.key != key::ALLOC_NODE_LIST) continue;
+    const auto* list = std::get_if<std::string>(&item.value);
+    std::optional<SlotList> parsed;
+    try {
+      if (list) parsed = parse_node_slots(*list, cluster_);
+    } catch (const InputError&) {
+      return Status::ErrBadParam;
+    }
+    if (!parsed || parsed->empty()) return Status::ErrBadParam;
+    merge_slots(nodes, *parsed);
+  }
+  return Status::Success;
+}
+
+std::string Standalone::node_list_text(const SlotList& nodes) const {
+  std::vector<HostEntry> hosts;
+  hosts.reserve(nodes.size());
+  for (const auto& [n, slots] : nodes) hosts.push_back(HostEntry{cluster_.node(n).name, slots});
+  return format_host_list(hosts);
+}
+
+std::uint32_t Standalone::fresh_session_id() {
+  // As create_reservation(): a counter, skipping ids in use and UINT32_MAX ("all sessions").
+  do {
+    ++last_session_;
+  } while (last_session_ == kAllSessions || sessions_.find(last_session_));
+  return last_session_;
 }
 
 void Standalone::serve(const Origin& origin, AllocRequest&& req) {
   env_.log(ev::AllocStandalone{.corr = req.corr, .directive = directive_name(req.directive)});
   if (req.directive == Directive::Release) return replies_.allocation(origin, release(req));
-  if (req.directive == Directive::Extend) {
-    InfoList answer;
-    const Status st = extend(req, answer);
-    return replies_.allocation(origin, st, st == Status::Success ? std::move(answer) : InfoList{});
-  }
-  if (req.directive != Directive::New) return replies_.allocation(origin, Status::ErrNotSupported);
-  if (req.info.get_uint(key::ALLOC_NUM_CPUS).value_or(0) == 0 &&
-      req.info.get_uint(key::ALLOC_NUM_NODES).value_or(0) == 0)
-    return replies_.allocation(origin, Status::ErrBadParam);
-  const auto chosen = choose(req.info);
-  if (!chosen) return replies_.allocation(origin, Status::ErrOutOfResource);
-  const std::uint32_t id = next_session_++;
-  // Instantiated as the RM's own decision: answered as an allocation, not as session control.
-  const Origin internal{Address::controller(), 0, req.corr};
-  const Status st = sessions_.instantiate(internal, req.caller, id, session_directives(req, *chosen, id));
-  if (st != Status::Success) return replies_.allocation(origin, st);
-  Session& s = *sessions_.find(id);
-  s.owner = principal_of(req.caller, req.info);
-  InfoList info;
-  info.add(key::ALLOC_ID, s.alloc_id).add(key::SESSION_ID, id).add(key::ALLOC_NODE_LIST, format_host_list(*chosen));
-  if (s.instantiate_answer) {
-    pending_[id] = PendingAnswer{origin, std::move(info)};
-    return;
-  }
-  replies_.allocation(origin, Status::Success, std::move(info));
-}
-
-void Standalone::job_started(const Job& job) {
-  auto pending = pending_.extract(job.session);
-  if (pending.empty()) return;
-  PendingAnswer& a = pending.mapped();
-  a.info.add(key::NSPACE, job.nspace);
-  replies_.allocation(a.origin, Status::Success, std::move(a.info));
-}
-
-void Standalone::reclaimed(std::uint32_t session, Status unlaunched) {
-  auto pending = pending_.extract(session);
-  if (!pending.empty()) replies_.allocation(pending.mapped().origin, unlaunched);
+  if (req.directive != Directive::Extend && req.directive != Directive::New)
+    return replies_.allocation(origin, Status::ErrNotSupported);
+  InfoList answer;
+  const Status st = req.directive == Directive::New ? reserve(req, answer) : extend(req, answer);
+  replies_.allocation(origin, st, st == Status::Success ? std::move(answer) : InfoList{});
 }
 
 }  // namespace pmixflow

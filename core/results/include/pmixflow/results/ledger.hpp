@@ -27,6 +27,7 @@ struct RequestAsked {
   std::string_view profile = "reservation";  // its app's command (kept in `pool`); a reservation has none
   std::uint64_t cpus = 0;
   std::uint64_t nodes = 0;
+  std::string_view node_list;  // PMIX_ALLOC_NODE_LIST (kept in `pool`): the nodes it names
 };
 RequestAsked read_asked(std::string_view info_json, StringPool& pool);  // the log's [[key, value], ...]
 

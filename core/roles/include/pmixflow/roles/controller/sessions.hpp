@@ -71,12 +71,8 @@ InfoList session_ctrl_response(std::string_view ctrl_id, const Session* s, std::
 
 class Sessions {
  public:
-  // A session is reclaimed; `unlaunched` is how an answer still waiting for its launch ends.
-  using Reclaimed = std::function<void(std::uint32_t session, Status unlaunched)>;
-
   Sessions(Env& env, const Cluster& cluster, Dvm& dvm, Jobs& jobs, SchedulerLink& link, Replies& replies, CallIds& ids)
       : env_(env), cluster_(cluster), dvm_(dvm), jobs_(jobs), link_(link), replies_(replies), ids_(ids) {}
-  void on_reclaimed(Reclaimed f) { reclaimed_ = std::move(f); }
 
   std::size_t size() const { return sessions_.size(); }
   Session* find(std::uint32_t id);
@@ -131,7 +127,6 @@ class Sessions {
   SchedulerLink& link_;
   Replies& replies_;
   CallIds& ids_;
-  Reclaimed reclaimed_;
   std::map<std::uint32_t, Session> sessions_;
   SessionIndex index_;
 };
