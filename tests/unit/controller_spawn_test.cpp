@@ -369,13 +369,19 @@ TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {
               AllocRequest{7, Directive::Release, with({}, key::ALLOC_ID, std::string("nope")), kTool, "t#2"});
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotFound);
   ctl->handle(Address::requestor(1), AllocRequest{8, Directive::Release, ref, kTool, "t#3"});
-  const auto released =
-      only<AllocResponse>(env.take_sent(), Address::requestor(1));  // no COMPLETE: no scheduler made it
-  EXPECT_EQ(released.id, 8u);
-  EXPECT_EQ(released.status, Status::Success);
+  const auto sent = env.take_sent();
+  const auto answers = all_of<AllocResponse>(sent);  // no COMPLETE: no scheduler made it
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].first, Address::requestor(1));
+  EXPECT_EQ(answers[0].second.id, 8u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);
   EXPECT_EQ(ctl->session_count(), 0u);
-  // Its node is the pool's again: a spawn into the pool maps onto it.
-  EXPECT_FALSE(spawned(spawn(9, 8, {}), {1}).empty());
+  // Its node is returned: its daemon is told to leave, although the inheritance is the default
+  // (PRRTE's prte_ras_base_teardown_reservation()).
+  const auto shutdowns = all_of<DaemonShutdown>(sent);
+  ASSERT_EQ(shutdowns.size(), 1u);
+  EXPECT_EQ(shutdowns[0].first, Address::daemon(1));
+  EXPECT_EQ(env.count_events("session.reclaimed", {"\"nodes_to\":\"scheduler\""}), 1u);
 }
 
 TEST_F(ControllerTest, ServeModeReservationsAreControlledByTheirOwnerAndHaveNoTimeLimit) {
@@ -425,9 +431,13 @@ TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {
   ASSERT_EQ(launches.size(), 1u);
   const LaunchProcs& launch = launches[0].second;
   ctl->handle(Address::daemon(1), ProcsStarted{launch.nspace, 1, Status::ErrJobFailedToLaunch});
-  const auto r = only<SpawnResponse>(env.take_sent(), Address::requestor(1));
-  EXPECT_EQ(r.status, Status::ErrJobFailedToLaunch);
+  const auto sent = env.take_sent();
+  const auto answers = all_of<SpawnResponse>(sent);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].first, Address::requestor(1));
+  EXPECT_EQ(answers[0].second.status, Status::ErrJobFailedToLaunch);
   EXPECT_EQ(ctl->session_count(), 0u);
+  EXPECT_EQ(all_of<DaemonShutdown>(sent).size(), 1u);  // released as any reservation: its daemon leaves
 }
 
 TEST_F(ControllerTest, ServeModeForwardsOnceASchedulerIsAttached) {

@@ -234,7 +234,8 @@ void Sessions::reclaim(Session& s) {
   // really are free (FLOW.md §4).
   if (s.limit_timer) env_.cancel(s.limit_timer);
   s.limit_timer = 0;
-  const bool keep_daemons = s.inheritance == Inheritance::Default || s.inheritance == Inheritance::ChildDefault;
+  const bool keep_daemons =
+      !s.returned && (s.inheritance == Inheritance::Default || s.inheritance == Inheritance::ChildDefault);
   for (const auto& [n, k] : s.nodes) dvm_.release(n, s.id, keep_daemons);
   env_.log(ev::SessionReclaimed{.session = s.id,
                                 .alloc = s.alloc_id,

@@ -11,6 +11,9 @@ Status Standalone::release(const AllocRequest& req) {
   // at once, prte_ras_base_teardown_reservation()).
   if (!s || s->terminating) return Status::ErrNotFound;
   if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
+  // As prte_ras_base_teardown_reservation(): its jobs are ended and its daemons leave (not the
+  // controller's own), whatever its inheritance; no COMPLETE, since no scheduler granted it.
+  s->returned = true;
   sessions_.terminate(*s, Status::ErrJobKilledByCmd);
   return Status::Success;
 }

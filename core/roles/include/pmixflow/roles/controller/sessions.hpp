@@ -45,6 +45,9 @@ struct Session {
   // PMIX_ALLOC_CHILD_SEP is not read (PRRTE's code, docs/prrte-conformance.md J21).
   std::uint32_t parent = 0;
   Inheritance inheritance = Inheritance::Default;
+  // Released by its owner without a scheduler: its daemons leave whatever its inheritance says
+  // (PRRTE's ras_base_teardown_by_alloc_id(), "the nodes are returned to the scheduler").
+  bool returned = false;
   SlotList nodes;
   double started = 0;     // when its time limit started counting
   double time_limit = 0;  // 0: none
