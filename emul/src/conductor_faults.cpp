@@ -80,11 +80,14 @@ void Conductor::restart_daemon(NodeId node) {
   if (dead_nodes_.count(node) || !lost_daemons_.erase(node)) return;
   log_as("controller", ev::DaemonRestart{.node = cluster_.node(node).name});
   Party* d = find(Address::daemon(node));
+  // A daemon the controller has launched there meanwhile is the node's: nothing to restart (as
+  // the simulator's World::start_daemon() leaves a listening daemon be).
+  if (d && d->went && !d->killed && !d->exited) return;
   // Its predecessor may not be gone yet: the new one starts once it has, so that the
   // controller hears of the loss before it meets the new daemon. Either way it is started as
   // any daemon is, so a fault on the node's next start (slow, failing) applies to it too, as
   // in the simulator.
-  if (d && !d->exited)
+  if (d && d->killed && !d->exited)
     d->up_again = true;
   else
     start_daemon(node);

@@ -1,4 +1,4 @@
-// Conformance, FLOW.md §2 and §6: a standalone DVM serving from its own pool, and a DVM that is
+// Conformance, FLOW.md §2 and §6: a standalone DVM serving requests itself, and a DVM that is
 // not the allocation (allocated nodes stay unusable until their daemons are activated).
 #include "conformance_alloc_support.hpp"
 
@@ -55,7 +55,7 @@ TEST_P(Standalone, RefusesWithoutASchedulerWhenConfiguredTo) {
                                   "controller>requestor:r:alloc_response(PMIX_ERR_NOT_SUPPORTED)",
                               }));
   EXPECT_EQ(events(run, "request.refused", "r#1").size(), 1u);
-  EXPECT_TRUE(events(run, "alloc.standalone").empty());  // not served from the pool
+  EXPECT_TRUE(events(run, "alloc.standalone").empty());  // not served by the RM itself
   EXPECT_TRUE(events(run, "request.held").empty());      // nor held
   EXPECT_TRUE(events(run, "session.instantiate").empty());
 }

@@ -1,5 +1,5 @@
 // PMIx_Spawn (FLOW.md §7): a spawn's allocation goes to the scheduler and the job runs only on
-// the grant, unless the DVM is standalone and serves it from its own pool.
+// the grant, unless the DVM is standalone and serves it itself (a reservation of the nodes named).
 #include "controller_fixture.hpp"
 
 namespace pmixflow::test::controller_tests {
@@ -284,6 +284,12 @@ TEST_F(ControllerTest, ServeModeReservesTheNodesANewNames) {
   EXPECT_EQ(b.info.items.size(), 1u);
   EXPECT_EQ(*b.info.get<std::string>(key::ALLOC_ID), "own");
   EXPECT_EQ(env.count_events("session.instantiate", {"\"session\":2", "\"alloc\":\"own\""}), 1u);
+  // A given id a live reservation holds is refused, where PRRTE would make a second "own" (rule 4).
+  ctl->handle(
+      Address::requestor(2),
+      AllocRequest{7, Directive::New, with(node_list("n04"), key::ALLOC_ID, std::string("own")), kMallory, "m#1"});
+  EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(2)).status, Status::ErrExists);
+  EXPECT_EQ(ctl->session_count(), 2u);
 }
 
 TEST_F(ControllerTest, ServeModeCountsReserveNothingAndAnAppIsNotLaunched) {
@@ -421,6 +427,23 @@ TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
   EXPECT_EQ(r.status, Status::Success);
   EXPECT_EQ(r.nspace, launch.nspace);
   EXPECT_TRUE(r.info.empty()) << "PMIx_Spawn's callback carries the status and the namespace alone";
+  ctl->handle(Address::daemon(1), ProcsEnded{launch.nspace, 1, Status::Success, 0});
+  env.take_sent();
+  EXPECT_EQ(ctl->session_count(), 0u);  // reclaimed with its job
+}
+
+TEST_F(ControllerTest, ServeModeAReleasedReservationTakesNoMoreSpawns) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01"), kTool, "t#1"});
+  daemons_ready({1});
+  env.take_sent();
+  const InfoList named = with({}, key::ALLOC_ID, std::string("tool.1"));
+  spawned(spawn(6, 8, named), {1});
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, named, kTool, "t#2"});
+  EXPECT_EQ(all_of<KillProcs>(env.take_sent()).size(), 1u);  // its job is being killed
+  // Gone at once (row R50): a spawn naming it while its job still ends is not found.
+  ctl->handle(Address::requestor(1), spawn(8, 2, named));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotFound);
 }
 
 TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {

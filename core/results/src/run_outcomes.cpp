@@ -18,7 +18,7 @@ std::string job_id(const RunInfo& run, const std::string& corr) {
   return !run.trace.empty() && corr.rfind("job", 0) == 0 ? corr.substr(3) : corr;
 }
 
-// The slots a standalone RM's session held: it takes nodes nobody else holds, and on each the
+// The slots a standalone RM's session held: the nodes its request named, and on each the
 // first slots (Batsim's numbering: node-major over the compute nodes).
 std::string standalone_resources(const RunInfo& run, const std::string& node_list) {
   std::vector<std::uint32_t> ids;

@@ -12,7 +12,7 @@ Status Standalone::release(const AllocRequest& req) {
   if (!s || s->terminating) return Status::ErrNotFound;
   if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
   // As prte_ras_base_teardown_reservation(): its jobs are ended and its daemons leave (not the
-  // controller's own), whatever its inheritance; no COMPLETE, since no scheduler granted it.
+  // controller's own, nor those of nodes another session still holds), whatever its inheritance.
   s->returned = true;
   sessions_.terminate(*s, Status::ErrJobKilledByCmd);
   return Status::Success;
@@ -47,6 +47,11 @@ Status Standalone::reserve(const AllocRequest& req, InfoList& answer) {
   // is not launched (a spawn naming the reservation's PMIX_ALLOC_ID runs it).
   SlotList nodes;
   if (const Status st = read_node_lists(req.info, nodes); st != Status::Success) return st;
+  // PRRTE keeps a given PMIX_ALLOC_ID without looking, so two reservations could share one and
+  // a RELEASE, EXTEND or spawn by it reach the wrong one: refused instead (rule 4, row R35).
+  if (const auto* given = req.info.get<std::string>(key::ALLOC_ID)) {
+    if (const Session* holder = sessions_.by_alloc(*given); holder && !holder->terminating) return Status::ErrExists;
+  }
   const std::uint32_t id = fresh_session_id();
   InfoList resources;
   if (!nodes.empty()) resources.add(key::ALLOC_NODE_LIST, node_list_text(nodes));

@@ -87,7 +87,7 @@ class CallLedger {
 };
 
 // One PMIX_ALLOC_NEW as it was accounted for: by the scheduler that queued it, or, with no
-// scheduler, by the RM that served it from its own pool. What the scheduler could not report
+// scheduler, by the RM that served it itself. What the scheduler could not report
 // (it was detached when the session ended, or never came back) is taken from what the RM
 // itself logged of the session it instantiated, so that a job that ran is never shown as
 // still running, or as ending when a late scheduler heard of it.

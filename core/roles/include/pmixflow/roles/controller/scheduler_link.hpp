@@ -1,8 +1,8 @@
 // The controller's link to the scheduler (FLOW.md §§2-3): whether one is attached, and what
 // becomes of a request that needs one. Attached, the request is forwarded with PMIX_REQUESTOR
 // added and its answer carried back the way it came; detached, it is held until one attaches,
-// refused, or served from the DVM's own pool, as the run is configured; a scheduler going away
-// fails every request in flight to it. PMIX_SESSION_COMPLETE waits here for a scheduler too.
+// refused, or served by the RM itself (PRRTE's ras/hosts), as the run is configured; a
+// scheduler going away fails every request in flight to it. PMIX_SESSION_COMPLETE waits here for a scheduler too.
 #pragma once
 
 #include <functional>
@@ -19,7 +19,7 @@
 namespace pmixflow {
 
 // What happens to requests that need a scheduler while none is attached (FLOW.md §§2-3):
-// held until one attaches, refused, or served from the DVM's own pool (PRRTE's ras/hosts).
+// held until one attaches, refused, or served by the RM itself (PRRTE's ras/hosts).
 enum class NoSchedulerMode { Hold, Refuse, Serve };
 
 class SchedulerLink {
@@ -43,7 +43,7 @@ class SchedulerLink {
   void on_failed(Settled f) { failed_ = std::move(f); }
 
   bool attached() const { return attached_; }
-  // No scheduler, and the run serves allocation requests from the DVM's own pool.
+  // No scheduler, and the run serves allocation requests itself.
   bool serving() const { return !attached_ && mode_ == NoSchedulerMode::Serve; }
 
   // At start-up: the optional connection (PMIX_CONNECT_TO_SCHEDULER); the RM starts anyway.
