@@ -22,15 +22,21 @@ std::vector<std::uint32_t> Sessions::of_call(const std::string& corr) const {
   return ids;
 }
 
+Session* Sessions::live(std::uint32_t id) {
+  Session* s = find(id);
+  return s && !s->terminating ? s : nullptr;
+}
+
 Session* Sessions::by_alloc(const std::string& alloc_id) {
-  const auto& ids = index_.of_alloc(alloc_id);
-  return ids.empty() ? nullptr : find(*ids.begin());
+  for (const std::uint32_t id : index_.of_alloc(alloc_id))
+    if (Session* s = live(id)) return s;
+  return nullptr;
 }
 
 Session* Sessions::by_req_id(const std::string& req_id) {
   // Rare (a spawn naming its request's id): a walk, rather than an index every session pays for.
   for (auto& [id, s] : sessions_)
-    if (s.req_id == req_id) return &s;
+    if (s.req_id == req_id && !s.terminating) return &s;
   return nullptr;
 }
 
@@ -73,7 +79,8 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
     bool listed = false;
     for (const auto& item : res.items) {
       if (item.key != key::ALLOC_NODE_LIST) continue;
-      auto nodes = parse_node_slots(std::get<std::string>(item.value), cluster);
+      const auto* list = std::get_if<std::string>(&item.value);
+      auto nodes = list ? parse_node_slots(*list, cluster) : std::nullopt;
       if (!nodes || nodes->empty()) return refused(Status::ErrBadParam);
       merge_slots(s.nodes, *nodes);
       listed = true;

@@ -40,7 +40,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   const InfoList& info = spawn.request.job_info;
   const Session* s = nullptr;
   if (const auto sid = info.get_uint(key::SESSION_ID))
-    s = p_.sessions.find(static_cast<std::uint32_t>(*sid));
+    s = p_.sessions.live(static_cast<std::uint32_t>(*sid));
   else if (const auto* alloc = info.get<std::string>(key::ALLOC_ID))
     s = p_.sessions.by_alloc(*alloc);
   else if (const auto* req_id = info.get<std::string>(key::ALLOC_REQ_ID))
@@ -49,10 +49,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
     s = p_.sessions.find(own);
   else
     return launch(id, p_.dvm.general_pool(), 0);
-  // A reservation torn down is gone at once, even while its jobs are still ending (PRRTE
-  // deregisters it in prte_ras_base_teardown_reservation(), row R50).
-  const bool named = info.has(key::SESSION_ID) || info.has(key::ALLOC_ID) || info.has(key::ALLOC_REQ_ID);
-  if (!s || (named && s->terminating)) return finish(id, Status::ErrNotFound, {});
+  if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
   // Only what the session's running jobs leave free: a spawn never oversubscribes.

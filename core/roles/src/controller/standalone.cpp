@@ -2,14 +2,15 @@
 
 #include <optional>
 
+#include "pmixflow/vocab/errors.hpp"
+#include "pmixflow/vocab/principal.hpp"
+
 namespace pmixflow {
 
 Status Standalone::release(const AllocRequest& req) {
   const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
-  // Torn down is gone, even while its jobs are still ending (PRRTE deregisters the reservation
-  // at once, prte_ras_base_teardown_reservation()).
-  if (!s || s->terminating) return Status::ErrNotFound;
+  if (!s) return Status::ErrNotFound;
   if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
   // As prte_ras_base_teardown_reservation(): its jobs are ended and its daemons leave (not the
   // controller's own, nor those of nodes another session still holds), whatever its inheritance.
@@ -27,7 +28,7 @@ Status Standalone::extend(const AllocRequest& req, InfoList& answer) {
   if (!alloc && !req_id) return Status::ErrBadParam;
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
   if (!s && req_id) s = sessions_.by_req_id(*req_id);
-  if (!s || s->terminating) return Status::ErrNotFound;
+  if (!s) return Status::ErrNotFound;
   if (!owns(sessions_.caller_of(req.caller, req.info, false), s->owner, s->id)) return Status::ErrNoPermissions;
   if (auto inh = req.info.get_uint(key::ALLOC_INHERITANCE); inh && *inh >= 1 && *inh <= 4)
     s->inheritance = static_cast<Inheritance>(*inh);
@@ -45,16 +46,16 @@ Status Standalone::reserve(const AllocRequest& req, InfoList& answer) {
   // for a NEW (docs/prrte-conformance.md R35-R40): a reservation the caller owns, holding the
   // nodes its node lists name and growing the DVM over them. Counts alone make it empty; an app
   // is not launched (a spawn naming the reservation's PMIX_ALLOC_ID runs it).
-  SlotList nodes;
-  if (const Status st = read_node_lists(req.info, nodes); st != Status::Success) return st;
   // PRRTE keeps a given PMIX_ALLOC_ID without looking, so two reservations could share one and
   // a RELEASE, EXTEND or spawn by it reach the wrong one: refused instead (rule 4, row R35).
-  if (const auto* given = req.info.get<std::string>(key::ALLOC_ID)) {
-    if (const Session* holder = sessions_.by_alloc(*given); holder && !holder->terminating) return Status::ErrExists;
-  }
-  const std::uint32_t id = fresh_session_id();
+  if (const auto* given = req.info.get<std::string>(key::ALLOC_ID); given && sessions_.by_alloc(*given))
+    return Status::ErrExists;
   InfoList resources;
-  if (!nodes.empty()) resources.add(key::ALLOC_NODE_LIST, node_list_text(nodes));
+  // The node lists as they came: instantiate() refuses one that is not a string or does not
+  // parse before anything is made (PRRTE creates the reservation first and leaves it
+  // registered when a list is refused: rule 4, row R36).
+  for (const auto& item : req.info.items)
+    if (item.key == key::ALLOC_NODE_LIST) resources.add(item.key, item.value);
   // No PMIX_ALLOC_TIME: PRRTE's reservation has no time limit (create_reservation() reads none).
   for (const auto& k : {key::ALLOC_ID, key::ALLOC_REQ_ID, key::ALLOC_INHERITANCE})
     if (const Value* v = req.info.find(k)) resources.add(k, *v);
@@ -62,21 +63,19 @@ Status Standalone::reserve(const AllocRequest& req, InfoList& answer) {
   directives.add(key::SESSION_INSTANTIATE, true)
       .add(key::SESSION_RESOURCES, std::move(resources))
       .add(key::REQUESTOR, req.caller);
+  add_ids(directives, principal_of(req.caller, req.info));  // the owner, as the caller is
   // The RM's own decision, answered as an allocation, not as session control.
   const Origin internal{Address::controller(), 0, req.corr};
-  if (const Status st = sessions_.instantiate(internal, req.caller, id, directives); st != Status::Success)
-    return Status::ErrOutOfResource;  // create_reservation() failed
-  Session& s = *sessions_.find(id);
-  s.owner = principal_of(req.caller, req.info);
-  answer.add(key::ALLOC_ID, s.alloc_id);
+  const std::uint32_t id = fresh_session_id();
+  if (const Status st = sessions_.instantiate(internal, req.caller, id, directives); st != Status::Success) return st;
+  answer.add(key::ALLOC_ID, sessions_.find(id)->alloc_id);
   if (const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID)) answer.add(key::ALLOC_REQ_ID, *req_id);
   return Status::Success;
 }
 
 Status Standalone::read_node_lists(const InfoList& info, SlotList& nodes) const {
   // Every PMIX_ALLOC_NODE_LIST counts; one that is not a string or does not parse is refused,
-  // as PRRTE's prte_ras_base_parse_node_list(). Read before anything changes: PRRTE creates a
-  // NEW's reservation first and leaves it registered when a list is refused (rule 4).
+  // as PRRTE's prte_ras_base_parse_node_list(), before anything changes.
   for (const auto& item : info.items) {
     if (item.key != key::ALLOC_NODE_LIST) continue;
     const auto* list = std::get_if<std::string>(&item.value);
@@ -90,13 +89,6 @@ Status Standalone::read_node_lists(const InfoList& info, SlotList& nodes) const 
     merge_slots(nodes, *parsed);
   }
   return Status::Success;
-}
-
-std::string Standalone::node_list_text(const SlotList& nodes) const {
-  std::vector<HostEntry> hosts;
-  hosts.reserve(nodes.size());
-  for (const auto& [n, slots] : nodes) hosts.push_back(HostEntry{cluster_.node(n).name, slots});
-  return format_host_list(hosts);
 }
 
 std::uint32_t Standalone::fresh_session_id() {

@@ -79,6 +79,10 @@ class Sessions {
 
   std::size_t size() const { return sessions_.size(); }
   Session* find(std::uint32_t id);
+  // A session being torn down is gone to whoever names it, even while its jobs are still ending
+  // (PRRTE deregisters a reservation at once, prte_ras_base_teardown_reservation(), row R50):
+  // only session control and the session's own jobs still reach it, by find().
+  Session* live(std::uint32_t id);
   Session* by_alloc(const std::string& alloc_id);
   // The session made for the request the caller named PMIX_ALLOC_REQ_ID (the first, when several).
   Session* by_req_id(const std::string& req_id);

@@ -1,8 +1,9 @@
 // PMIx_Spawn (FLOW.md §7): into a session the caller names, into the DVM's general pool, or
 // with an allocation of its own (PMIX_SPAWN_ALLOC) asked for first - from the scheduler, from
-// the standalone DVM itself (a reservation of the nodes it names), or by activating daemons (PMIX_ALLOC_ACTIVATE). The spawn is answered
-// once its job started; a launch that fails after its allocation was granted hands the
-// allocation back (RELEASE) before the spawn returns its own error.
+// the standalone DVM itself (a reservation of the nodes it names), or by activating daemons
+// (PMIX_ALLOC_ACTIVATE). The spawn is answered once its job started; a launch that fails after
+// its allocation was granted hands the allocation back (RELEASE) before the spawn returns its
+// own error.
 #pragma once
 
 #include <cstdint>

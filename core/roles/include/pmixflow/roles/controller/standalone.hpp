@@ -11,7 +11,6 @@
 #include "pmixflow/proto/origin.hpp"
 #include "pmixflow/roles/controller/replies.hpp"
 #include "pmixflow/roles/controller/sessions.hpp"
-#include "pmixflow/vocab/hostlist.hpp"
 
 namespace pmixflow {
 
@@ -27,7 +26,6 @@ class Standalone {
   Status extend(const AllocRequest& req, InfoList& answer);
   Status reserve(const AllocRequest& req, InfoList& answer);
   Status read_node_lists(const InfoList& info, SlotList& nodes) const;
-  std::string node_list_text(const SlotList& nodes) const;
   std::uint32_t fresh_session_id();
 
   Env& env_;
