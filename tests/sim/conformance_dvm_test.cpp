@@ -92,6 +92,35 @@ TEST_P(Standalone, ReleaseIsServedByTheController) {
   EXPECT_EQ(only(run, "dvm.grow", "c#1")["num_daemons"], 2);
 }
 
+TEST_P(Standalone, AReleaseByNodeListShrinksTheDvm) {
+  const ScenarioRun run = simulate("standalone-shrink.jsonl");
+  EXPECT_EQ(status(run, "c#1"), "PMIX_ERR_NOT_FOUND");  // no node list
+  EXPECT_EQ(status(run, "c#2"), "PMIX_ERR_NOT_FOUND");  // a node not in the pool
+  EXPECT_EQ(status(run, "c#3"), "PMIX_ERR_BAD_PARAM");
+  EXPECT_EQ(status(run, "c#4"), "PMIX_ERR_BAD_PARAM");
+  for (const char* corr : {"c#1", "c#2", "c#3", "c#4"}) EXPECT_TRUE(events(run, "dvm.shrink", corr).empty()) << corr;
+  // Two phases: answered on acceptance, then the caller alone hears that the DVM changed.
+  EXPECT_EQ(hops(run, "c#5"), (std::vector<std::string>{
+                                  "requestor:c>controller:alloc_request(PMIX_ALLOC_RELEASE)",
+                                  "controller>requestor:c:alloc_response(PMIX_SUCCESS)",
+                                  "controller>requestor:c:notify(PMIX_DVM_IS_READY)",
+                              }));
+  // c#5 sent n01's daemon away (not head's, the controller's own), c#7 n02's; c#6 named n01
+  // again, without a daemon by then: no change.
+  std::vector<std::string> shutdowns;
+  for (const auto& e : events(run, "send"))
+    if (e.value("msg", "") == "daemon_shutdown") shutdowns.push_back(e.value("to", ""));
+  EXPECT_EQ(shutdowns, (std::vector<std::string>{"daemon:n01", "daemon:n02"}));
+  EXPECT_EQ(hops(run, "c#6"), (std::vector<std::string>{
+                                  "requestor:c>controller:alloc_request(PMIX_ALLOC_RELEASE)",
+                                  "controller>requestor:c:alloc_response(PMIX_SUCCESS)",
+                              }));
+  // a's job ran on n01 and n02: it ends, cleanly, when its last node leaves.
+  const auto end = only(run, "job.end", "a#2");
+  EXPECT_EQ(end.value("status", ""), "PMIX_SUCCESS");
+  EXPECT_DOUBLE_EQ(end["t"].get<double>(), only(run, "dvm.shrink", "c#7")["t"].get<double>());
+}
+
 // ------------------------------------------------------------------ §6: the DVM versus the allocation
 
 TEST_P(DvmVersusAllocation, HostNarrowedDvmLeavesAllocatedNodesUnusableUntilActivated) {

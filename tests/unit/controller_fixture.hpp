@@ -170,6 +170,13 @@ class ControllerTest : public ::testing::Test {
     EXPECT_EQ(r.nspace, launches[0].second.nspace);
     return launches[0].second.nspace;
   }
+  // `sent` tells `to`, and nobody else, that the DVM changed: PMIX_DVM_IS_READY.
+  static void expect_ready_event_to(const std::vector<Sent>& sent, Address to) {
+    const auto ready = all_of<Notification>(sent);
+    ASSERT_EQ(ready.size(), 1u);
+    EXPECT_EQ(ready[0].first, to);
+    EXPECT_EQ(ready[0].second.code, Status::DvmIsReady);
+  }
   // An activation request from requestor 1 for `host`.
   void activate(std::uint64_t id, std::string host, InfoList extra = {}, Proc caller = kTool) {
     InfoList info = extra;

@@ -413,10 +413,7 @@ TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
   daemons_ready({1});
   const auto sent = env.take_sent();
   // The reservation's requestor, the spawning tool, hears that the DVM has grown over it.
-  const auto ready = all_of<Notification>(sent);
-  ASSERT_EQ(ready.size(), 1u);
-  EXPECT_EQ(ready[0].first, Address::requestor(1));
-  EXPECT_EQ(ready[0].second.code, Status::DvmIsReady);
+  expect_ready_event_to(sent, Address::requestor(1));
   const auto launches = all_of<LaunchProcs>(sent);
   ASSERT_EQ(launches.size(), 1u);
   ASSERT_EQ(launches[0].first, Address::daemon(1));
@@ -444,6 +441,60 @@ TEST_F(ControllerTest, ServeModeAReleasedReservationTakesNoMoreSpawns) {
   // Gone at once (row R50): a spawn naming it while its job still ends is not found.
   ctl->handle(Address::requestor(1), spawn(8, 2, named));
   EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrNotFound);
+}
+
+TEST_F(ControllerTest, ServeModeAReleaseByNodeListHoldsNewJobsUntilTheShrinkCompletes) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  const std::string job = spawned(spawn(5, 12, {}), {1, 2});  // 8 ranks on n01, 4 on n02
+  // Rows R51, R52: a RELEASE naming n01 (and the controller's own node, never sent away).
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("head,n01"), kTool, "t#1"});
+  auto sent = env.take_sent();
+  const auto answers = all_of<AllocResponse>(sent);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);  // answered on acceptance
+  const auto shutdowns = all_of<DaemonShutdown>(sent);
+  ASSERT_EQ(shutdowns.size(), 1u);
+  EXPECT_EQ(shutdowns[0].first, Address::daemon(1));
+  // A job asked for while the shrink is under way waits behind the launch fence.
+  ctl->handle(Address::requestor(1), spawn(7, 2, {}));
+  EXPECT_TRUE(all_of<LaunchProcs>(env.take_sent()).empty());
+  env.advance(0);
+  sent = env.take_sent();
+  // Completed: the caller hears PMIX_DVM_IS_READY, and the held job launches, on n02 alone.
+  expect_ready_event_to(sent, Address::requestor(1));
+  const auto launches = all_of<LaunchProcs>(sent);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+  EXPECT_TRUE(all_of<DaemonShutdown>(sent).empty());  // told once
+  // n01's ranks were terminated in order: the first job ends cleanly with n02's, and a late
+  // report from n01 counts for nothing.
+  ctl->handle(Address::daemon(1), ProcsEnded{job, 1, Status::ErrJobAbortedBySig, 137});
+  EXPECT_EQ(env.count_events("job.end"), 0u);
+  ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::Success, 0});
+  ASSERT_EQ(env.count_events("job.end"), 1u);
+  EXPECT_NE(env.events().back().fields.find("\"status\":\"PMIX_SUCCESS\""), std::string::npos);
+}
+
+TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherNodes) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(5, 12, {}));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 2u);
+  const std::string job = launches[0].second.nspace;
+  ctl->handle(Address::daemon(2), ProcsStarted{job, 2, Status::Success});
+  // n01 leaves before its ranks reported starting: they never will, and the job runs on n02.
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  env.advance(0);
+  EXPECT_EQ(env.count_events("job.start"), 1u);
+  const auto answers = all_of<SpawnResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);
+  ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::Success, 0});
+  EXPECT_EQ(env.count_events("job.end"), 1u);
 }
 
 TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {

@@ -16,6 +16,16 @@ std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& c
   return out;
 }
 
+std::optional<std::vector<NodeId>> parse_node_names(std::string_view list, const Cluster& cluster) {
+  std::vector<NodeId> out;
+  for (const auto& h : parse_host_list(list, HostUse::NodeList, "PMIX_ALLOC_NODE_LIST").hosts) {
+    const auto n = cluster.find(h.name);
+    if (!n) return std::nullopt;
+    if (std::find(out.begin(), out.end(), *n) == out.end()) out.push_back(*n);
+  }
+  return out;
+}
+
 std::vector<NodeId> merge_slots(SlotList& into, const SlotList& more) {
   std::vector<NodeId> added;
   for (const auto& [n, k] : more) {

@@ -12,18 +12,20 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
       jobs_(env, cluster, dvm_, *this),
       sessions_(env, cluster, dvm_, jobs_, link_, replies_, ids_),
       activation_(env, cluster, dvm_, sessions_),
-      standalone_(env, cluster, sessions_, replies_),
+      standalone_(env, cluster, dvm_, sessions_, replies_),
       spawns_(SpawnParts{env, cluster, dvm_, jobs_, sessions_, link_, activation_, ids_}),
       deferred_(env) {
   replies_.on_own_allocation(
       [this](std::uint64_t id, Status status, const InfoList& info) { spawns_.allocated(id, status, info); });
   link_.on_serve([this](const Origin& origin, AllocRequest&& req) { standalone_.serve(origin, std::move(req)); });
   dvm_.on_settled([this](std::deque<std::string> fenced) {
-    // The releases first, as PRRTE replays them before it lifts the launch fence.
-    deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
+    // The held jobs first: PRRTE's prte_plm_base_grow_drain() only posts the parked releases
+    // and lifts the fence at once, so a replayed release (a shrink, say) finds them launched.
     jobs_.launch_fenced(fenced);
+    deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
   });
   dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });
+  dvm_.on_left([this](NodeId n) { jobs_.release_on(n); });
   dvm_.on_requester_event([this](const Proc& requester, const Notification& event) { notify(requester, event); });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
   link_.on_failed([this](const SchedulerLink::Forwarded& call) { hand_back(call); });
@@ -57,7 +59,7 @@ void Controller::handle(Address from, Message&& msg) {
 }
 
 void Controller::on(Address from, AllocRequest&& req) {
-  if (req.directive == Directive::Release && dvm_.changing()) return deferred_.park(from, std::move(req));
+  if (req.directive == Directive::Release && dvm_.growing()) return deferred_.park(from, std::move(req));
   if (req.directive != Directive::Activate) return link_.forward(from, std::move(req));
   // Answered by the RM itself, never by a scheduler (FLOW.md §5).
   std::vector<NodeId> nodes;

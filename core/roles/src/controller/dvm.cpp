@@ -171,9 +171,55 @@ void Dvm::finish_changes() {
     report(*it, Status::DvmIsReady);
     it = changes_.erase(it);
   }
-  if (!changes_.empty()) return;
-  // The launch fence lifts with the ready event.
-  if (settled_) settled_(std::exchange(fenced_, {}));
+  lift_fence();
+}
+
+void Dvm::lift_fence() {
+  // The launch fence lifts with the ready event of the last change under way.
+  if (!changing() && settled_) settled_(std::exchange(fenced_, {}));
+}
+
+void Dvm::shrink(const std::vector<NodeId>& targets, const std::string& corr, const std::string& req_id,
+                 const Proc& requester) {
+  if (env_.wants<ev::DvmShrink>()) {
+    SlotList nodes;
+    for (NodeId n : targets) nodes.emplace_back(n, cluster_.node(n).slots);
+    env_.log(
+        ev::DvmShrink{.corr = corr, .num_daemons = targets.size(), .node_list = format_node_slots(nodes, cluster_)});
+  }
+  // Out of the DVM's usable set at once: PRRTE holds new jobs before mapping them until the
+  // shrink completes, so none is mapped onto a leaving node; here a job is mapped as it is
+  // asked for, so the leaving nodes stop counting now. A session letting one go finds no
+  // daemon to send away a second time.
+  for (NodeId n : targets) {
+    if (nodes_[n].daemon == DaemonState::Up) env_.send(Address::daemon(n), DaemonShutdown{});
+    nodes_[n].daemon = DaemonState::None;
+    nodes_[n].sessions.clear();
+    log_node(n);
+  }
+  Change change;
+  change.corr = corr;
+  change.requester = requester;
+  if (!req_id.empty()) change.req_ids.push_back(req_id);
+  change.targets = targets;
+  ++shrinking_;
+  // PRRTE completes the campaign once its broadcast has reached every daemon; that round trip
+  // is not modelled: the shrink completes as soon as it is sent, after the RELEASE's answer.
+  env_.after(0, [this, change = std::move(change)] { shrunk(change); });
+}
+
+void Dvm::shrunk(const Change& change) {
+  // As PRRTE's shrink_campaign_complete(): what ran on the nodes is accounted for. Their daemon
+  // and sessions were let go when the shrink began; a grow or a reservation that has taken
+  // them up since keeps what it did.
+  for (NodeId n : change.targets) {
+    if (left_) left_(n);
+    nodes_[n].procs = 0;
+    log_node(n);
+  }
+  --shrinking_;
+  report(change, Status::DvmIsReady);
+  lift_fence();
 }
 
 void Dvm::unfence(const std::string& nspace) { std::erase(fenced_, nspace); }

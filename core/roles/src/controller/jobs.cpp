@@ -170,6 +170,7 @@ void Jobs::on_started(const ProcsStarted& m) {
   Job* found = find(m.nspace);
   if (!found) return;
   Job& job = *found;
+  if (job.released_on.contains(m.node)) return;  // its ranks there were accounted for when it left
   if (m.status != Status::Success) {
     // A launch that fails anywhere fails the job: the ranks that did start are killed.
     env_.log(ev::JobLaunchFailed{.nspace = job.nspace, .node = cluster_.node(m.node).name, .status = m.status});
@@ -178,6 +179,10 @@ void Jobs::on_started(const ProcsStarted& m) {
   if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.add_procs(m.node, procs);
   job.running_on.insert(m.node);
   dvm_.log_node(m.node);
+  count_started(job);
+}
+
+void Jobs::count_started(Job& job) {
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   job.state = JobState::Running;
   cancel(job.launch_limit);  // as PRRTE's prte_plm_base_post_launch()
@@ -189,6 +194,7 @@ void Jobs::on_ended(const ProcsEnded& m) {
   Job* found = find(m.nspace);
   if (!found) return;
   Job& job = *found;
+  if (job.released_on.contains(m.node)) return;  // accounted for when it left
   // Only ranks that really started held slots there (a dead node holds none any more).
   job.ended_on.insert(m.node);
   if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
@@ -253,6 +259,23 @@ void Jobs::terminate(Job& job, Status reason) {
   job.status = reason;
   set_suspended(job, false, job.stopped_by);  // stopped processes are continued first, then killed
   for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), KillProcs{job.nspace, reason});
+}
+
+void Jobs::release_on(NodeId node) {
+  std::vector<std::string> hit;
+  for (const auto& [ns, job] : jobs_)
+    if (job.state != JobState::Fenced && job.procs_on(node) && !job.ended_on.contains(node)) hit.push_back(ns);
+  std::sort(hit.begin(), hit.end());
+  for (const auto& ns : hit) {
+    Job* job = find(ns);
+    if (!job) continue;  // ended with an earlier one's ranks
+    // Ranks sent there and not yet reported started never will be: counted as started, so the
+    // job still runs (and its spawn is answered) once its other nodes have started.
+    if (job->state == JobState::Launching && !job->running_on.contains(node)) count_started(*job);
+    if (!(job = find(ns))) continue;
+    on_ended(ProcsEnded{ns, node, Status::Success, 0});
+    if ((job = find(ns))) job->released_on.insert(node);
+  }
 }
 
 void Jobs::abort_on(NodeId node) {

@@ -206,6 +206,11 @@ void Sessions::add_nodes(Session& s, const SlotList& added, const std::string& c
   dvm_.grow(added, s.alloc_id, corr.empty() ? s.corr : corr, s.req_id, GrowRequester::session(s.requester));
 }
 
+void Sessions::drop_node(NodeId n) {
+  for (const std::uint32_t id : dvm_.node(n).sessions)
+    if (Session* s = find(id)) std::erase_if(s->nodes, [n](const auto& entry) { return entry.first == n; });
+}
+
 void Sessions::remember_stop(Session& s, const SessionOperation& op, const SessionCtrlRequest& req) {
   if (op.verb == SessionOp::Resume || op.verb == SessionOp::Restore) return s.undo_stop.clear();
   if (op.verb != SessionOp::Pause && op.verb != SessionOp::Preempt) return;

@@ -8,6 +8,7 @@
 namespace pmixflow {
 
 Status Standalone::release(const AllocRequest& req) {
+  if (!req.info.has(key::ALLOC_ID)) return shrink(req);
   const auto* alloc = req.info.get<std::string>(key::ALLOC_ID);
   Session* s = alloc ? sessions_.by_alloc(*alloc) : nullptr;
   if (!s) return Status::ErrNotFound;
@@ -16,6 +17,38 @@ Status Standalone::release(const AllocRequest& req) {
   // controller's own, nor those of nodes another session still holds), whatever its inheritance.
   s->returned = true;
   sessions_.terminate(*s, Status::ErrJobKilledByCmd);
+  return Status::Success;
+}
+
+Status Standalone::shrink(const AllocRequest& req) {
+  // As PRRTE's ras_base_complete_release_request() without PMIX_ALLOC_ID (rows R51, R52): the
+  // first node list names nodes whose daemons leave the DVM, whoever holds them.
+  const Value* list = req.info.find(key::ALLOC_NODE_LIST);
+  if (!list) return Status::ErrNotFound;
+  const auto* text = std::get_if<std::string>(list);
+  if (!text) return Status::ErrBadParam;
+  std::optional<std::vector<NodeId>> named;
+  try {
+    named = parse_node_names(*text, cluster_);
+  } catch (const InputError&) {
+    return Status::ErrBadParam;
+  }
+  if (!named) return Status::ErrNotFound;  // a node not in the pool
+  // Skipped: a node without a daemon (as PRRTE; one still starting cannot be, as a RELEASE
+  // waits while the DVM grows), and the controller's own, whose daemon is the controller:
+  // PRRTE would send its own HNP away, ending the DVM (rule 4, row R77). A node whose daemon
+  // was lost is released as PRRTE releases it: reset, nothing sent.
+  std::vector<NodeId> targets;
+  for (NodeId n : *named) {
+    const DaemonState d = dvm_.node(n).daemon;
+    if (n != Cluster::kHead && (d == DaemonState::Up || d == DaemonState::Failed)) targets.push_back(n);
+  }
+  // Nothing to remove: answered, and no change is reported (PRRTE records no campaign).
+  if (targets.empty()) return Status::Success;
+  // The nodes leave every reservation holding them (PRRTE clears each node's session).
+  for (NodeId n : targets) sessions_.drop_node(n);
+  const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
+  dvm_.shrink(targets, req.corr, req_id ? *req_id : std::string(), req.caller);
   return Status::Success;
 }
 

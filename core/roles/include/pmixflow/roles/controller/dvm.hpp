@@ -58,6 +58,10 @@ class Dvm {
   void on_settled(Settled f) { settled_ = std::move(f); }
   // Handed the jobs held behind the fence when a change fails: none of them may launch.
   void on_aborted(Settled f) { aborted_ = std::move(f); }
+  // Handed each node a shrink takes out of the DVM as the shrink completes, before the node is
+  // reset: what ran there ends.
+  using Left = std::function<void(NodeId n)>;
+  void on_left(Left f) { left_ = std::move(f); }
 
   // The head node is up (the controller is its daemon), the initial daemons start, and every
   // node's state is logged, those outside the DVM as well (FLOW.md §§6, 8).
@@ -74,7 +78,17 @@ class Dvm {
   // (a daemon that was still starting fails its change instead).
   bool node_died(NodeId n);
 
-  bool changing() const { return !changes_.empty(); }
+  // A RELEASE by node list (PRRTE's shrink campaign): the daemons on `targets` are told to
+  // leave and nothing more is mapped there; new jobs wait behind the launch fence until the
+  // shrink completes, which its requester hears as PMIX_DVM_IS_READY. The sessions holding the
+  // nodes are to let them go first (they are no longer listed as holding them).
+  void shrink(const std::vector<NodeId>& targets, const std::string& corr, const std::string& req_id,
+              const Proc& requester);
+
+  // Daemons are being started: a RELEASE waits (PRRTE's prte_ras_base_dvm_is_growing()).
+  bool growing() const { return !changes_.empty(); }
+  // The DVM changes size, growing or shrinking: new jobs wait behind the launch fence.
+  bool changing() const { return growing() || shrinking_ > 0; }
   void fence(const std::string& nspace) { fenced_.push_back(nspace); }
   void unfence(const std::string& nspace);
 
@@ -104,6 +118,8 @@ class Dvm {
   void node_back(NodeId n);
   void roll_back(const Change& change, NodeId failed);
   void finish_changes();
+  void shrunk(const Change& change);
+  void lift_fence();
 
   Env& env_;
   const Cluster& cluster_;
@@ -111,8 +127,10 @@ class Dvm {
   Settled settled_;
   Settled aborted_;
   RequesterEvent requester_event_;
+  Left left_;
   std::vector<NodeState> nodes_;
-  std::vector<Change> changes_;
+  std::vector<Change> changes_;     // growths under way
+  std::uint32_t shrinking_ = 0;     // shrinks under way
   std::deque<std::string> fenced_;  // jobs waiting for the DVM to finish changing size
 };
 

@@ -50,6 +50,7 @@ struct Job {
   std::optional<std::uint64_t> spawn;       // the PMIx_Spawn it answers, until it started
   std::set<NodeId> running_on;              // nodes whose ranks started and hold slots
   std::set<NodeId> ended_on;                // nodes whose daemon has reported its ranks' end
+  std::set<NodeId> released_on;             // nodes that left the DVM by a release: accounted for then
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
@@ -106,6 +107,8 @@ class Jobs {
   // A change of the DVM failed: the jobs held behind the fence end without launching.
   void fail_fenced(const std::deque<std::string>& fenced);
   void on_started(const ProcsStarted& m);
+  // One more of the job's nodes has its ranks started: the job runs once all have.
+  void count_started(Job& job);
   void on_ended(const ProcsEnded& m);
 
   // Stopped (SIGSTOP) by `by` (PAUSE or PREEMPT), or continued (SIGCONT); never signalled
@@ -119,6 +122,9 @@ class Jobs {
   void end_unlaunched(Job& job, Status status);
   // The node died: every job with ranks there is aborted.
   void abort_on(NodeId node);
+  // The node left the DVM by a release (PRRTE's release_node_procs()): the ranks there ended,
+  // terminated in order, not failed; a job ends cleanly with its last rank.
+  void release_on(NodeId node);
 
  private:
   void launch(Job& job);

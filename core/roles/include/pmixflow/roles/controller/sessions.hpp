@@ -96,6 +96,9 @@ class Sessions {
   // The session holds these nodes too; the DVM grows over those without a daemon, told to its
   // requester. `corr`: the request that asked (the session's own when empty).
   void add_nodes(Session& s, const SlotList& added, const std::string& corr = {});
+  // The node leaves the DVM by a release: no session holds it any more (PRRTE's shrink clears
+  // the node's session).
+  void drop_node(NodeId n);
   // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
   // decision on a requestor's call (session_control.cpp).
   void execute(const Origin& origin, SessionCtrlRequest&& req, bool by_scheduler);
