@@ -497,6 +497,29 @@ TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherN
   EXPECT_EQ(env.count_events("job.end"), 1u);
 }
 
+TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01,n02"), kTool, "t#1"});
+  env.advance(0);
+  env.take_sent();
+  const InfoList named = with({}, key::ALLOC_ID, std::string("tool.1"));
+  const std::string job = spawned(spawn(6, 16, named), {1, 2});
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  env.advance(0);
+  env.take_sent();
+  // The reservation's release kills the job where it still runs, on n02 alone.
+  ctl->handle(Address::requestor(1), AllocRequest{8, Directive::Release, named, kTool, "t#3"});
+  const auto kills = all_of<KillProcs>(env.take_sent());
+  ASSERT_EQ(kills.size(), 1u);
+  EXPECT_EQ(kills[0].first, Address::daemon(2));
+  // A message that could not reach n01's departed daemon is no node failure.
+  ctl->handle(Address::controller(), Unreachable{Address::daemon(1), MessageKind::KillProcs, 0, "t#3"});
+  EXPECT_EQ(env.count_events("node.down"), 0u);
+  ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::ErrJobKilledByCmd, 0});
+  EXPECT_EQ(env.count_events("job.end"), 1u);
+}
+
 TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
   ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, node_list("n01"))));

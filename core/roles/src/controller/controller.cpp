@@ -19,10 +19,11 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
       [this](std::uint64_t id, Status status, const InfoList& info) { spawns_.allocated(id, status, info); });
   link_.on_serve([this](const Origin& origin, AllocRequest&& req) { standalone_.serve(origin, std::move(req)); });
   dvm_.on_settled([this](std::deque<std::string> fenced) {
-    // The held jobs first: PRRTE's prte_plm_base_grow_drain() only posts the parked releases
-    // and lifts the fence at once, so a replayed release (a shrink, say) finds them launched.
-    jobs_.launch_fenced(fenced);
+    // The parked releases first: PRRTE's prte_plm_base_grow_drain() posts them before the
+    // held jobs' VM_READY, and a replayed shrink raises the fence again before vm_ready()
+    // looks at it, holding those jobs once more.
     deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
+    jobs_.launch_fenced(fenced);
   });
   dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });
   dvm_.on_left([this](NodeId n) { jobs_.release_on(n); });
@@ -111,7 +112,9 @@ void Controller::on(Address, Unreachable&& notice) {
     if (notice.kind == MessageKind::AllocResponse) end_sessions_of(notice.corr, "its answer could not be delivered");
     if (notice.kind == MessageKind::SessionCtrlResponse)
       sessions_.reverse_stop(notice.corr, "its answer could not be delivered");
-    if (notice.to.kind == PartyKind::Daemon) node_failed(notice.to.index);
+    // A daemon sent away (a hand-back, a shrink) is not a node that failed.
+    if (notice.to.kind == PartyKind::Daemon && dvm_.node(notice.to.index).daemon != DaemonState::None)
+      node_failed(notice.to.index);
   }
 }
 

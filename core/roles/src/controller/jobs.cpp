@@ -113,8 +113,9 @@ void Jobs::start_or_fence(Job& job, bool growing) {
 }
 
 void Jobs::launch_fenced(const std::deque<std::string>& fenced) {
+  // Held again when the DVM has started changing size meanwhile (a replayed shrink).
   for (const auto& nspace : fenced)
-    if (Job* job = find(nspace)) launch(*job);
+    if (Job* job = find(nspace)) start_or_fence(*job, false);
 }
 
 void Jobs::fail_fenced(const std::deque<std::string>& fenced) {
@@ -195,6 +196,10 @@ void Jobs::on_ended(const ProcsEnded& m) {
   if (!found) return;
   Job& job = *found;
   if (job.released_on.contains(m.node)) return;  // accounted for when it left
+  ranks_ended(job, m);
+}
+
+void Jobs::ranks_ended(Job& job, const ProcsEnded& m) {
   // Only ranks that really started held slots there (a dead node holds none any more).
   job.ended_on.insert(m.node);
   if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
@@ -245,20 +250,23 @@ bool Jobs::set_suspended(Job& job, bool suspend, SessionOp by) {
     env_.log(ev::JobSuspend{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
   else
     env_.log(ev::JobContinue{.nspace = job.nspace, .session = job.session, .paused = paused, .preempted = preempted});
-  for (const auto& [n, procs] : job.placement)
-    env_.send(Address::daemon(n), SignalProcs{job.nspace, suspend ? kSigStop : kSigCont});
+  send_to_ranks(job, SignalProcs{job.nspace, suspend ? kSigStop : kSigCont});
   return true;
 }
 
-void Jobs::signal(const Job& job, int signal) {
-  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), SignalProcs{job.nspace, signal});
+void Jobs::signal(const Job& job, int signal) { send_to_ranks(job, SignalProcs{job.nspace, signal}); }
+
+void Jobs::send_to_ranks(const Job& job, const Message& msg, std::optional<NodeId> except) {
+  // Not to a node that left the DVM by a release: its daemon is gone, and its ranks with it.
+  for (const auto& [n, procs] : job.placement)
+    if (n != except && !job.released_on.contains(n)) env_.send(Address::daemon(n), msg);
 }
 
 void Jobs::terminate(Job& job, Status reason) {
   if (job.state == JobState::Fenced) return end_unlaunched(job, reason);
   job.status = reason;
   set_suspended(job, false, job.stopped_by);  // stopped processes are continued first, then killed
-  for (const auto& [n, procs] : job.placement) env_.send(Address::daemon(n), KillProcs{job.nspace, reason});
+  send_to_ranks(job, KillProcs{job.nspace, reason});
 }
 
 void Jobs::release_on(NodeId node) {
@@ -268,13 +276,12 @@ void Jobs::release_on(NodeId node) {
   std::sort(hit.begin(), hit.end());
   for (const auto& ns : hit) {
     Job* job = find(ns);
-    if (!job) continue;  // ended with an earlier one's ranks
+    if (!job) continue;             // ended with an earlier one's ranks
+    job->released_on.insert(node);  // first: whatever follows sends nothing there
     // Ranks sent there and not yet reported started never will be: counted as started, so the
     // job still runs (and its spawn is answered) once its other nodes have started.
     if (job->state == JobState::Launching && !job->running_on.contains(node)) count_started(*job);
-    if (!(job = find(ns))) continue;
-    on_ended(ProcsEnded{ns, node, Status::Success, 0});
-    if ((job = find(ns))) job->released_on.insert(node);
+    if ((job = find(ns))) ranks_ended(*job, ProcsEnded{ns, node, Status::Success, 0});
   }
 }
 
@@ -282,14 +289,13 @@ void Jobs::abort_on(NodeId node) {
   std::vector<std::string> hit;
   for (const auto& [ns, job] : jobs_)
     for (const auto& [n, procs] : job.placement)
-      if (n == node && job.state != JobState::Ended) hit.push_back(ns);
+      if (n == node && job.state != JobState::Ended && !job.released_on.contains(n)) hit.push_back(ns);
   std::sort(hit.begin(), hit.end());
   for (const auto& ns : hit) {
     Job* job = find(ns);
     if (!job) continue;
     job->status = Status::ErrJobAbortedBySysEvent;
-    for (const auto& [n, procs] : job->placement)
-      if (n != node) env_.send(Address::daemon(n), KillProcs{ns, Status::ErrJobAbortedBySysEvent});
+    send_to_ranks(*job, KillProcs{ns, Status::ErrJobAbortedBySysEvent}, node);
     if (job->state == JobState::Fenced)
       end_unlaunched(*job, Status::ErrJobAbortedBySysEvent);
     else

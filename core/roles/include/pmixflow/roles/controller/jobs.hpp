@@ -107,8 +107,7 @@ class Jobs {
   // A change of the DVM failed: the jobs held behind the fence end without launching.
   void fail_fenced(const std::deque<std::string>& fenced);
   void on_started(const ProcsStarted& m);
-  // One more of the job's nodes has its ranks started: the job runs once all have.
-  void count_started(Job& job);
+
   void on_ended(const ProcsEnded& m);
 
   // Stopped (SIGSTOP) by `by` (PAUSE or PREEMPT), or continued (SIGCONT); never signalled
@@ -132,6 +131,12 @@ class Jobs {
   void timed_out(const std::string& nspace);
   void launch_timed_out(const std::string& nspace);
   void cancel(JobLimit& limit);
+  // One more of the job's nodes has its ranks started: the job runs once all have.
+  void count_started(Job& job);
+  // The ranks on one node ended (reported, or released with the node).
+  void ranks_ended(Job& job, const ProcsEnded& m);
+  // To every node holding the job's ranks, but `except` and the nodes released from the DVM.
+  void send_to_ranks(const Job& job, const Message& msg, std::optional<NodeId> except = std::nullopt);
 
   Env& env_;
   const Cluster& cluster_;
