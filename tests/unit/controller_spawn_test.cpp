@@ -477,6 +477,31 @@ TEST_F(ControllerTest, ServeModeAReleaseByNodeListHoldsNewJobsUntilTheShrinkComp
   EXPECT_NE(env.events().back().fields.find("\"status\":\"PMIX_SUCCESS\""), std::string::npos);
 }
 
+TEST_F(ControllerTest, ServeModeAJobHeldByAGrowthIsHeldAgainByTheShrinkAParkedReleaseStarts) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n02"), kTool, "t#1"});
+  // The DVM grows over n03; meanwhile a release naming n01 is parked (row R8) and a job in the
+  // reservation on n02 is held behind the launch fence (row R10).
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, node_list("n03"), kTool, "t#2"});
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#3"});
+  ctl->handle(Address::requestor(1), spawn(8, 2, with({}, key::ALLOC_ID, std::string("tool.1"))));
+  env.take_sent();
+  ASSERT_EQ(env.count_events("request.deferred"), 1u);
+  ASSERT_EQ(env.count_events("job.fenced"), 1u);
+  // The growth ends: the parked release is replayed first and starts a shrink, which holds the
+  // job once more, as PRRTE's vm_ready() re-checks the fence after grow_drain()'s replays.
+  daemons_ready({3});
+  auto sent = env.take_sent();
+  EXPECT_EQ(all_of<DaemonShutdown>(sent).size(), 1u);
+  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());
+  EXPECT_EQ(env.count_events("job.fenced"), 2u);
+  env.advance(0);
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+}
+
 TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherNodes) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
   daemons_ready({1, 2});

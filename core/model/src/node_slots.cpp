@@ -6,23 +6,40 @@
 
 namespace pmixflow {
 
-std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& cluster) {
-  SlotList out;
+namespace {
+
+// The nodes a list names, in its order, with the slots it gives them; nothing when one is not
+// on the machine.
+std::optional<std::vector<std::pair<NodeId, std::optional<std::uint32_t>>>> resolve(std::string_view list,
+                                                                                    const Cluster& cluster) {
+  std::vector<std::pair<NodeId, std::optional<std::uint32_t>>> out;
   for (const auto& h : parse_host_list(list, HostUse::NodeList, "PMIX_ALLOC_NODE_LIST").hosts) {
     const auto n = cluster.find(h.name);
-    if (!n || !cluster.node(*n).schedulable) return std::nullopt;
-    out.emplace_back(*n, h.slots.value_or(cluster.node(*n).slots));
+    if (!n) return std::nullopt;
+    out.emplace_back(*n, h.slots);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<SlotList> parse_node_slots(std::string_view list, const Cluster& cluster) {
+  const auto named = resolve(list, cluster);
+  if (!named) return std::nullopt;
+  SlotList out;
+  for (const auto& [n, slots] : *named) {
+    if (!cluster.node(n).schedulable) return std::nullopt;
+    out.emplace_back(n, slots.value_or(cluster.node(n).slots));
   }
   return out;
 }
 
 std::optional<std::vector<NodeId>> parse_node_names(std::string_view list, const Cluster& cluster) {
+  const auto named = resolve(list, cluster);
+  if (!named) return std::nullopt;
   std::vector<NodeId> out;
-  for (const auto& h : parse_host_list(list, HostUse::NodeList, "PMIX_ALLOC_NODE_LIST").hosts) {
-    const auto n = cluster.find(h.name);
-    if (!n) return std::nullopt;
-    if (std::find(out.begin(), out.end(), *n) == out.end()) out.push_back(*n);
-  }
+  for (const auto& entry : *named)
+    if (std::find(out.begin(), out.end(), entry.first) == out.end()) out.push_back(entry.first);
   return out;
 }
 

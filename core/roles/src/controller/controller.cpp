@@ -26,6 +26,7 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
     jobs_.launch_fenced(fenced);
   });
   dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });
+  dvm_.on_leaving([this](NodeId n) { sessions_.drop_node(n); });
   dvm_.on_left([this](NodeId n) { jobs_.release_on(n); });
   dvm_.on_requester_event([this](const Proc& requester, const Notification& event) { notify(requester, event); });
   link_.on_unwanted([this](const SchedulerLink::Forwarded& call) { hand_back(call); });

@@ -189,11 +189,12 @@ void Dvm::shrink(const std::vector<NodeId>& targets, const std::string& corr, co
   }
   // Out of the DVM's usable set at once: PRRTE holds new jobs before mapping them until the
   // shrink completes, so none is mapped onto a leaving node; here a job is mapped as it is
-  // asked for, so the leaving nodes stop counting now. A session letting one go finds no
-  // daemon to send away a second time.
+  // asked for, so the leaving nodes stop counting now. The sessions holding them let them go
+  // now too (PRRTE clears each node's session), and find no daemon to send away.
   for (NodeId n : targets) {
     if (nodes_[n].daemon == DaemonState::Up) env_.send(Address::daemon(n), DaemonShutdown{});
     nodes_[n].daemon = DaemonState::None;
+    if (leaving_) leaving_(n);
     nodes_[n].sessions.clear();
     log_node(n);
   }

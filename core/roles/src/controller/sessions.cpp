@@ -18,14 +18,16 @@ std::vector<std::uint32_t> Sessions::of_call(const std::string& corr) const {
   std::vector<std::uint32_t> ids;
   if (corr.empty()) return ids;
   for (const std::uint32_t id : index_.of_call(corr))
-    if (!sessions_.at(id).terminating) ids.push_back(id);
+    if (is_live(id)) ids.push_back(id);
   return ids;
 }
 
-Session* Sessions::live(std::uint32_t id) {
-  Session* s = find(id);
-  return s && !s->terminating ? s : nullptr;
+bool Sessions::is_live(std::uint32_t id) const {
+  const auto it = sessions_.find(id);
+  return it != sessions_.end() && !it->second.terminating;
 }
+
+Session* Sessions::live(std::uint32_t id) { return is_live(id) ? find(id) : nullptr; }
 
 Session* Sessions::by_alloc(const std::string& alloc_id) {
   for (const std::uint32_t id : index_.of_alloc(alloc_id))

@@ -45,8 +45,6 @@ Status Standalone::shrink(const AllocRequest& req) {
   }
   // Nothing to remove: answered, and no change is reported (PRRTE records no campaign).
   if (targets.empty()) return Status::Success;
-  // The nodes leave every reservation holding them (PRRTE clears each node's session).
-  for (NodeId n : targets) sessions_.drop_node(n);
   const auto* req_id = req.info.get<std::string>(key::ALLOC_REQ_ID);
   dvm_.shrink(targets, req.corr, req_id ? *req_id : std::string(), req.caller);
   return Status::Success;

@@ -62,6 +62,9 @@ class Dvm {
   // reset: what ran there ends.
   using Left = std::function<void(NodeId n)>;
   void on_left(Left f) { left_ = std::move(f); }
+  // Handed each node a shrink takes out of the DVM as the shrink begins, while node(n) still
+  // names the sessions holding it: they let it go.
+  void on_leaving(Left f) { leaving_ = std::move(f); }
 
   // The head node is up (the controller is its daemon), the initial daemons start, and every
   // node's state is logged, those outside the DVM as well (FLOW.md §§6, 8).
@@ -128,6 +131,7 @@ class Dvm {
   Settled aborted_;
   RequesterEvent requester_event_;
   Left left_;
+  Left leaving_;
   std::vector<NodeState> nodes_;
   std::vector<Change> changes_;     // growths under way
   std::uint32_t shrinking_ = 0;     // shrinks under way

@@ -83,6 +83,7 @@ class Sessions {
   // (PRRTE deregisters a reservation at once, prte_ras_base_teardown_reservation(), row R50):
   // only session control and the session's own jobs still reach it, by find().
   Session* live(std::uint32_t id);
+  bool is_live(std::uint32_t id) const;
   Session* by_alloc(const std::string& alloc_id);
   // The session made for the request the caller named PMIX_ALLOC_REQ_ID (the first, when several).
   Session* by_req_id(const std::string& req_id);
@@ -96,8 +97,8 @@ class Sessions {
   // The session holds these nodes too; the DVM grows over those without a daemon, told to its
   // requester. `corr`: the request that asked (the session's own when empty).
   void add_nodes(Session& s, const SlotList& added, const std::string& corr = {});
-  // The node leaves the DVM by a release: no session holds it any more (PRRTE's shrink clears
-  // the node's session).
+  // The node leaves the DVM by a shrink: no session holds it any more (PRRTE's shrink clears
+  // the node's session). Called by the DVM while it still records who held the node.
   void drop_node(NodeId n);
   // PMIx_Session_control: an order of the scheduler, or (none attached) the controller's own
   // decision on a requestor's call (session_control.cpp).
