@@ -522,6 +522,26 @@ TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherN
   EXPECT_EQ(env.count_events("job.end"), 1u);
 }
 
+TEST_F(ControllerTest, ServeModeAJobWhoseNodesAllLeaveBeforeItStartsEndsWithoutHavingRun) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(5, 8, {}));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  ASSERT_EQ(launches[0].first, Address::daemon(1));
+  // n01 leaves before its ranks report starting: the job never runs, and ends cleanly; its
+  // spawn is answered then, with the job's status (PRRTE's check_complete()).
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  env.advance(0);
+  EXPECT_EQ(env.count_events("job.start"), 0u);
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_SUCCESS\""}), 1u);
+  const auto answers = all_of<SpawnResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);
+  EXPECT_EQ(answers[0].second.nspace, launches[0].second.nspace);
+}
+
 TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
   daemons_ready({1, 2});
@@ -543,6 +563,25 @@ TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {
   EXPECT_EQ(env.count_events("node.down"), 0u);
   ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::ErrJobKilledByCmd, 0});
   EXPECT_EQ(env.count_events("job.end"), 1u);
+}
+
+TEST_F(ControllerTest, TwoPoolSpawnsInARowNeverShareASlot) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  // The first job's ranks have not reported starting when the second is mapped: their slots
+  // are taken all the same (PRRTE counts a slot in use as it maps onto it).
+  ctl->handle(Address::requestor(1), spawn(5, 8, {}));
+  ctl->handle(Address::requestor(1), spawn(6, 8, {}));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].first, Address::daemon(1));
+  EXPECT_EQ(launches[1].first, Address::daemon(2));
+  // A third finds no slot left, started or not.
+  ctl->handle(Address::daemon(1), ProcsStarted{launches[0].second.nspace, 1, Status::Success});
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).id, 5u);
+  ctl->handle(Address::requestor(1), spawn(7, 1, {}));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
 }
 
 TEST_F(ControllerTest, ServeModeFailedSpawnReleasesItsOwnAllocation) {

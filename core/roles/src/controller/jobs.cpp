@@ -103,6 +103,16 @@ std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) 
   return used;
 }
 
+std::uint32_t Jobs::pool_procs_to_start_on(NodeId n) const {
+  // A walk over the live jobs: only a spawn into the pool asks, and the pool's jobs are few.
+  std::uint32_t procs = 0;
+  for (const auto& [ns, job] : jobs_)
+    if (job.session == 0 && job.state != JobState::Ended && !job.running_on.contains(n) && !job.ended_on.contains(n) &&
+        !job.released_on.contains(n))
+      procs += job.procs_on(n);
+  return procs;
+}
+
 void Jobs::start_or_fence(Job& job, bool growing) {
   if (growing || dvm_.changing()) {
     env_.log(ev::JobFenced{.nspace = job.nspace, .corr = job.corr, .detail = "DVM changing size"});
@@ -185,6 +195,9 @@ void Jobs::on_started(const ProcsStarted& m) {
 
 void Jobs::count_started(Job& job) {
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
+  // Every node left the DVM before any rank there started: the job never ran, and ends with the
+  // release (PRRTE's job never reaches RUNNING; prte_plm_base_post_launch() never runs).
+  if (job.running_on.empty()) return;
   job.state = JobState::Running;
   cancel(job.launch_limit);  // as PRRTE's prte_plm_base_post_launch()
   env_.log(ev::JobStart{.nspace = job.nspace, .session = job.session, .corr = job.corr, .code = Status::EventJobStart});
@@ -279,7 +292,8 @@ void Jobs::release_on(NodeId node) {
     if (!job) continue;             // ended with an earlier one's ranks
     job->released_on.insert(node);  // first: whatever follows sends nothing there
     // Ranks sent there and not yet reported started never will be: counted as started, so the
-    // job still runs (and its spawn is answered) once its other nodes have started.
+    // job still runs (and its spawn is answered) once its other nodes have started, or, when
+    // none had, ends without having run.
     if (job->state == JobState::Launching && !job->running_on.contains(node)) count_started(*job);
     if ((job = find(ns))) ranks_ended(*job, ProcsEnded{ns, node, Status::Success, 0});
   }

@@ -48,7 +48,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   else if (const std::uint32_t own = p_.jobs.session_of(spawn.request.caller))
     s = p_.sessions.find(own);
   else
-    return launch(id, p_.dvm.general_pool(), 0);
+    return launch(id, pool_slots(), 0);
   if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
@@ -57,6 +57,16 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   for (const auto& [n, k] : s->nodes)
     if (const std::uint32_t used = p_.jobs.procs_on(s->live_jobs, n); used < k) slots.emplace_back(n, k - used);
   launch(id, slots, s->id);
+}
+
+SlotList Spawns::pool_slots() const {
+  // What the pool's nodes have free, less what jobs mapped there and not yet started hold:
+  // as PRRTE's prte_rmaps_base_setup_proc() takes a slot as it maps, two spawns in a row never
+  // share one.
+  SlotList slots;
+  for (const auto& [n, k] : p_.dvm.general_pool())
+    if (const std::uint32_t taken = p_.jobs.pool_procs_to_start_on(n); taken < k) slots.emplace_back(n, k - taken);
+  return slots;
 }
 
 void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc) {
@@ -175,6 +185,9 @@ void Spawns::job_started(Job& job) {
 
 void Spawns::job_ended(const EndedJob& job) {
   if (!job.spawn) return;
+  // Ended cleanly before it ran (its nodes all left the DVM): answered with the job's own
+  // status, as PRRTE's check_complete() answers a spawn not yet told (state_dvm.c L721-727).
+  if (job.status == Status::Success) return finish(*job.spawn, Status::Success, job.nspace);
   Spawn& sp = spawns_.at(*job.spawn);
   sp.launch_error = job.status == Status::Success ? Status::ErrJobFailedToLaunch : job.status;
   if (sp.alloc_id.empty()) return finish(*job.spawn, sp.launch_error, {});

@@ -100,6 +100,10 @@ class Jobs {
   bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
   // Processes of these jobs placed on node `n`.
   std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
+  // Processes of the general pool's jobs mapped onto node `n` that do not run there yet: their
+  // slots are taken (PRRTE counts a slot in use as it maps a process onto it), though the DVM
+  // counts them only once they have started.
+  std::uint32_t pool_procs_to_start_on(NodeId n) const;
 
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   void start_or_fence(Job& job, bool growing);

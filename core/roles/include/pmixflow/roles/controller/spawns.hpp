@@ -59,6 +59,8 @@ class Spawns {
   };
   // No allocation carried: the slots of the session it names, or of the general pool.
   void into_existing(std::uint64_t id, const Spawn& spawn);
+  // The general pool's free slots, for a job that names no session.
+  SlotList pool_slots() const;
   void with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc);
   void launch(std::uint64_t id, const SlotList& slots, std::uint32_t session);
   void start_daemons(const Job& job);
