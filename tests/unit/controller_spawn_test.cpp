@@ -502,6 +502,27 @@ TEST_F(ControllerTest, ServeModeAJobHeldByAGrowthIsHeldAgainByTheShrinkAParkedRe
   EXPECT_EQ(launches[0].first, Address::daemon(2));
 }
 
+TEST_F(ControllerTest, ServeModeAHeldJobMappedOntoANodeThatLeftIsMappedAgain) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  // While the DVM grows over n03, a job of the pool is held, mapped onto n01, and a release of
+  // n01 is parked.
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n03"), kTool, "t#1"});
+  ctl->handle(Address::requestor(1), spawn(6, 2, {}));
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  env.take_sent();
+  ASSERT_EQ(env.count_events("job.fenced"), 1u);
+  // The growth settles: the replayed release sends n01 away, and the job is mapped again over
+  // what the pool has then (as PRRTE maps a held job only when the fence lifts), then held
+  // once more by that shrink, which launches it as it completes.
+  daemons_ready({3});
+  env.advance(0);
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+  EXPECT_EQ(env.count_events("job.launch_failed"), 0u);
+}
+
 TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherNodes) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
   daemons_ready({1, 2});
@@ -540,6 +561,44 @@ TEST_F(ControllerTest, ServeModeAJobWhoseNodesAllLeaveBeforeItStartsEndsWithoutH
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_EQ(answers[0].second.status, Status::Success);
   EXPECT_EQ(answers[0].second.nspace, launches[0].second.nspace);
+}
+
+TEST_F(ControllerTest, ServeModeAJobThatRanOnANodeBeforeItsOtherLeftHasStarted) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  const auto nspace = [&] {
+    ctl->handle(Address::requestor(1), spawn(5, 12, {}));  // 8 ranks on n01, 4 on n02
+    return all_of<LaunchProcs>(env.take_sent()).at(0).second.nspace;
+  }();
+  // n01's ranks start and end; n02 leaves before its own report: the job did run.
+  ctl->handle(Address::daemon(1), ProcsStarted{nspace, 1, Status::Success});
+  ctl->handle(Address::daemon(1), ProcsEnded{nspace, 1, Status::Success, 0});
+  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n02"), kTool, "t#1"});
+  env.advance(0);
+  EXPECT_EQ(env.count_events("job.start"), 1u);
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_SUCCESS\""}), 1u);
+  const auto answers = all_of<SpawnResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::Success);
+}
+
+TEST_F(ControllerTest, ServeModeASpawnWithItsOwnAllocationWhoseNodesLeaveBeforeItRunsHandsItBack) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
+  daemons_ready({1});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, node_list("n01"))));
+  ASSERT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 1u);
+  ASSERT_EQ(ctl->session_count(), 1u);
+  ctl->handle(Address::requestor(2), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  env.advance(0);
+  // Nothing ran: the allocation is handed back (no session is left holding nodes for no job),
+  // and the spawn answers as any launch that did not run (FLOW.md 7).
+  EXPECT_EQ(env.count_events("spawn.release"), 1u);
+  EXPECT_EQ(ctl->session_count(), 0u);
+  const auto answers = all_of<SpawnResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::ErrJobFailedToLaunch);
 }
 
 TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {

@@ -23,6 +23,7 @@ Controller::Controller(Env& env, const Cluster& cluster, ControllerConfig config
     // held jobs' VM_READY, and a replayed shrink raises the fence again before vm_ready()
     // looks at it, holding those jobs once more.
     deferred_.replay([this](Address from, AllocRequest&& req) { on(from, std::move(req)); });
+    spawns_.remap_fenced(fenced);
     jobs_.launch_fenced(fenced);
   });
   dvm_.on_aborted([this](const std::deque<std::string>& fenced) { jobs_.fail_fenced(fenced); });

@@ -48,6 +48,7 @@ std::uint32_t Job::procs_on(NodeId n) const {
 Job& Jobs::add(Job job) {
   const std::string nspace = job.nspace;
   Job& added = jobs_.emplace(nspace, std::move(job)).first->second;
+  if (added.session == 0) pool_live_.insert(nspace);
   if (added.run_limit.seconds > 0)
     added.run_limit.timer = env_.after(added.run_limit.seconds, [this, nspace] { timed_out(nspace); });
   if (added.launch_limit.seconds > 0)
@@ -103,13 +104,14 @@ std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) 
   return used;
 }
 
-std::uint32_t Jobs::pool_procs_to_start_on(NodeId n) const {
-  // A walk over the live jobs: only a spawn into the pool asks, and the pool's jobs are few.
-  std::uint32_t procs = 0;
-  for (const auto& [ns, job] : jobs_)
-    if (job.session == 0 && job.state != JobState::Ended && !job.running_on.contains(n) && !job.ended_on.contains(n) &&
-        !job.released_on.contains(n))
-      procs += job.procs_on(n);
+std::unordered_map<NodeId, std::uint32_t> Jobs::pool_procs_to_start() const {
+  // One walk over the pool's live jobs, as a spawn into the pool already walks its nodes.
+  std::unordered_map<NodeId, std::uint32_t> procs;
+  for (const auto& ns : pool_live_) {
+    const Job& job = jobs_.at(ns);
+    for (const auto& [n, k] : job.by_node)
+      if (!job.running_on.contains(n) && !job.ended_on.contains(n) && !job.released_on.contains(n)) procs[n] += k;
+  }
   return procs;
 }
 
@@ -189,6 +191,7 @@ void Jobs::on_started(const ProcsStarted& m) {
   }
   if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.add_procs(m.node, procs);
   job.running_on.insert(m.node);
+  job.ran = true;
   dvm_.log_node(m.node);
   count_started(job);
 }
@@ -197,7 +200,7 @@ void Jobs::count_started(Job& job) {
   if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
   // Every node left the DVM before any rank there started: the job never ran, and ends with the
   // release (PRRTE's job never reaches RUNNING; prte_plm_base_post_launch() never runs).
-  if (job.running_on.empty()) return;
+  if (!job.ran) return;
   job.state = JobState::Running;
   cancel(job.launch_limit);  // as PRRTE's prte_plm_base_post_launch()
   env_.log(ev::JobStart{.nspace = job.nspace, .session = job.session, .corr = job.corr, .code = Status::EventJobStart});
@@ -242,6 +245,7 @@ void Jobs::end(Job& job) {
                       .code = Status::EventJobEnd,
                       .term_status = prrte_term_status(job.status)});
   const EndedJob ended{job.nspace, job.session, job.status, job.spawn};
+  pool_live_.erase(ended.nspace);
   jobs_.erase(ended.nspace);
   events_.job_ended(ended);
 }

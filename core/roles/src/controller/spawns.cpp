@@ -1,5 +1,7 @@
 #include "pmixflow/roles/controller/spawns.hpp"
 
+#include <algorithm>
+
 namespace pmixflow {
 
 namespace {
@@ -15,6 +17,11 @@ void set_limits(Job& job, const InfoList& info) {
     if (item.key == key::JOB_TIMEOUT) job.run_limit.seconds = limit;
     if (item.key == key::SPAWN_TIMEOUT || item.key == key::TIMEOUT) job.launch_limit.seconds = limit;
   }
+}
+
+std::uint32_t count_on(const std::unordered_map<NodeId, std::uint32_t>& procs, NodeId n) {
+  const auto it = procs.find(n);
+  return it == procs.end() ? 0 : it->second;
 }
 
 }  // namespace
@@ -52,21 +59,72 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
-  // Only what the session's running jobs leave free: a spawn never oversubscribes.
+  launch(id, session_slots(*s), s->id);
+}
+
+SlotList Spawns::session_slots(const Session& s) const {
   SlotList slots;
-  for (const auto& [n, k] : s->nodes)
-    if (const std::uint32_t used = p_.jobs.procs_on(s->live_jobs, n); used < k) slots.emplace_back(n, k - used);
-  launch(id, slots, s->id);
+  for (const auto& [n, k] : s.nodes)
+    if (const std::uint32_t used = p_.jobs.procs_on(s.live_jobs, n); used < k) slots.emplace_back(n, k - used);
+  return slots;
 }
 
 SlotList Spawns::pool_slots() const {
   // What the pool's nodes have free, less what jobs mapped there and not yet started hold:
   // as PRRTE's prte_rmaps_base_setup_proc() takes a slot as it maps, two spawns in a row never
   // share one.
+  const auto to_start = p_.jobs.pool_procs_to_start();
   SlotList slots;
-  for (const auto& [n, k] : p_.dvm.general_pool())
-    if (const std::uint32_t taken = p_.jobs.pool_procs_to_start_on(n); taken < k) slots.emplace_back(n, k - taken);
+  for (const auto& [n, k] : p_.dvm.general_pool()) {
+    if (const std::uint32_t taken = count_on(to_start, n); taken < k) slots.emplace_back(n, k - taken);
+  }
   return slots;
+}
+
+bool Spawns::on_given_nodes(const Job& job) const {
+  // An ACTIVATE's job runs on the nodes it activated, and nowhere else.
+  if (job.session != 0 || !job.spawn) return false;
+  const auto it = spawns_.find(*job.spawn);
+  return it != spawns_.end() && it->second.request.job_info.has(key::SPAWN_ALLOC);
+}
+
+bool Spawns::moved_under(const Job& job) const {
+  // What it was mapped onto is no longer its own: a node that left the DVM, one a reservation
+  // now withholds from the pool, or one its session no longer holds.
+  const Session* s = job.session ? p_.sessions.find(job.session) : nullptr;
+  if (job.session && !s) return true;
+  for (const auto& [n, procs] : job.placement) {
+    const NodeState& node = p_.dvm.node(n);
+    if (node.daemon == DaemonState::None) return true;
+    if (!s && !node.sessions.empty()) return true;
+    if (s && std::none_of(s->nodes.begin(), s->nodes.end(), [n = n](const auto& e) { return e.first == n; }))
+      return true;
+  }
+  return false;
+}
+
+void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
+  // PRRTE maps a held job only once the fence lifts, in the order held; pmixflow maps a job as
+  // it is asked for. The two differ when what a held job was mapped onto has changed meanwhile
+  // (a shrink, a reservation): then every held job is mapped again, in order, as PRRTE would.
+  std::vector<Job*> held;
+  bool changed = false;
+  for (const auto& nspace : fenced) {
+    Job* job = p_.jobs.find(nspace);
+    if (!job || job->unmappable || on_given_nodes(*job)) continue;
+    held.push_back(job);
+    changed = changed || moved_under(*job);
+  }
+  if (!changed) return;
+  for (Job* job : held) {
+    job->placement.clear();
+    job->by_node.clear();
+  }
+  // A job that no longer fits fails in mapping as it launches (MAP_FAILED), holding nothing.
+  for (Job* job : held) {
+    const Session* s = job->session ? p_.sessions.find(job->session) : nullptr;
+    job->unmappable = (job->session && !s) || !Jobs::map(*job, s ? session_slots(*s) : pool_slots());
+  }
 }
 
 void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc) {
@@ -83,8 +141,13 @@ void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoLis
                                           spawn.origin.address, request.corr},
                              nodes);
   if (st != Status::Success) return finish(id, Status::ErrJobAllocFailed, {});
+  // What the activated nodes have free: a slot is taken by what runs there, or is mapped there.
+  const auto to_start = p_.jobs.pool_procs_to_start();
   SlotList slots;
-  for (NodeId n : nodes) slots.emplace_back(n, p_.cluster.node(n).slots);
+  for (NodeId n : nodes) {
+    const std::uint32_t used = p_.dvm.node(n).procs + count_on(to_start, n);
+    if (used < p_.cluster.node(n).slots) slots.emplace_back(n, p_.cluster.node(n).slots - used);
+  }
   launch(id, slots, 0);
 }
 
@@ -185,10 +248,12 @@ void Spawns::job_started(Job& job) {
 
 void Spawns::job_ended(const EndedJob& job) {
   if (!job.spawn) return;
-  // Ended cleanly before it ran (its nodes all left the DVM): answered with the job's own
-  // status, as PRRTE's check_complete() answers a spawn not yet told (state_dvm.c L721-727).
-  if (job.status == Status::Success) return finish(*job.spawn, Status::Success, job.nspace);
   Spawn& sp = spawns_.at(*job.spawn);
+  // Ended cleanly before it ran (its nodes all left the DVM): answered with the job's own
+  // status, as PRRTE's check_complete() answers a spawn not yet told (state_dvm.c L713-727).
+  // One that brought its own allocation hands it back first, as after any launch that did not
+  // run (FLOW.md §7).
+  if (job.status == Status::Success && sp.alloc_id.empty()) return finish(*job.spawn, Status::Success, job.nspace);
   sp.launch_error = job.status == Status::Success ? Status::ErrJobFailedToLaunch : job.status;
   if (sp.alloc_id.empty()) return finish(*job.spawn, sp.launch_error, {});
   release(*job.spawn, sp);

@@ -40,6 +40,7 @@ struct Job {
   std::uint32_t procs_on(NodeId n) const;
   JobState state = JobState::Fenced;
   std::uint32_t started = 0;
+  bool ran = false;  // a rank started somewhere
   std::uint32_t ended = 0;
   Status status = Status::Success;
   std::string corr;
@@ -100,10 +101,10 @@ class Jobs {
   bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
   // Processes of these jobs placed on node `n`.
   std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
-  // Processes of the general pool's jobs mapped onto node `n` that do not run there yet: their
-  // slots are taken (PRRTE counts a slot in use as it maps a process onto it), though the DVM
-  // counts them only once they have started.
-  std::uint32_t pool_procs_to_start_on(NodeId n) const;
+  // By node, the processes of the general pool's jobs mapped there that do not run there yet:
+  // their slots are taken (PRRTE counts a slot in use as it maps a process onto it), though the
+  // DVM counts them only once they have started.
+  std::unordered_map<NodeId, std::uint32_t> pool_procs_to_start() const;
 
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   void start_or_fence(Job& job, bool growing);
@@ -149,6 +150,7 @@ class Jobs {
   std::unordered_map<std::string, Job> jobs_;
   JobLineage lineage_;
   std::uint32_t pool_jobs_ = 0;
+  std::set<std::string> pool_live_;  // the live jobs of the general pool
 };
 
 }  // namespace pmixflow

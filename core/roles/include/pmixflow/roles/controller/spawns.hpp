@@ -47,6 +47,10 @@ class Spawns {
   // what is launched for them is cancelled (FLOW.md, "Faults").
   void origin_lost(Address origin);
   void caller_lost(const Proc& caller, Address origin);
+  // The fence lifts over these jobs. When what one was mapped onto is no longer its own (a node a
+  // shrink took away, one a reservation now withholds), all are mapped again, in the order
+  // held, as PRRTE maps held jobs only once the fence lifts.
+  void remap_fenced(const std::deque<std::string>& fenced);
 
  private:
   struct Spawn {
@@ -61,6 +65,12 @@ class Spawns {
   void into_existing(std::uint64_t id, const Spawn& spawn);
   // The general pool's free slots, for a job that names no session.
   SlotList pool_slots() const;
+  // What the session's jobs leave free: a spawn never oversubscribes.
+  SlotList session_slots(const Session& s) const;
+  // A held job whose nodes were given with its spawn (an ACTIVATE): never mapped elsewhere.
+  bool on_given_nodes(const Job& job) const;
+  // What the held job was mapped onto is no longer its to use.
+  bool moved_under(const Job& job) const;
   void with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc);
   void launch(std::uint64_t id, const SlotList& slots, std::uint32_t session);
   void start_daemons(const Job& job);
