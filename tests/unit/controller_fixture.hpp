@@ -29,6 +29,13 @@ inline App sleep_app(std::uint32_t np, int seconds) {
   return app;
 }
 
+// PMIX_ALLOC_NODE_LIST alone: a request naming nodes.
+inline InfoList node_list(std::string list) {
+  InfoList info;
+  info.add(key::ALLOC_NODE_LIST, std::move(list));
+  return info;
+}
+
 inline const Proc kTool{"tool", 0};
 inline const Proc kMallory{"mallory", 0};
 
