@@ -79,11 +79,31 @@ TEST_F(ControllerTest, ServeModeAHeldJobMappedOntoANodeThatLeftIsMappedAgain) {
   // what the pool has then (as PRRTE maps a held job only when the fence lifts), then held
   // once more by that shrink, which launches it as it completes.
   daemons_ready({3});
+  EXPECT_EQ(env.count_events("job.fenced"), 2u);
   env.advance(0);
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 1u);
   EXPECT_EQ(launches[0].first, Address::daemon(2));
   EXPECT_EQ(env.count_events("job.launch_failed"), 0u);
+}
+
+TEST_F(ControllerTest, ServeModeAHeldJobAskingForEverySlotIsGivenThoseLeftWhenMappedAgain) {
+  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
+  daemons_ready({1, 2});
+  // Held while the DVM grows over n03, a job asking for no count is given every free slot of
+  // the pool (n01 and n02: 16); n01's release is parked.
+  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n03"), kTool, "t#1"});
+  ctl->handle(Address::requestor(1), spawn(6, 0, {}));
+  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  env.take_sent();
+  daemons_ready({3});
+  env.advance(0);
+  // Mapped as PRRTE maps it, once the fence is down: every slot there is then, n02's 8.
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+  EXPECT_EQ(launches[0].second.local_procs, 8u);
+  EXPECT_EQ(env.count_events("job.end"), 0u);
 }
 
 TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherNodes) {

@@ -9,6 +9,11 @@ namespace pmixflow {
 
 bool Jobs::map(Job& job, const SlotList& slots) {
   // By slot over the given nodes, in order: PRRTE's default mapping. Never oversubscribes.
+  if (!job.mapped)
+    for (std::size_t i = 0; i < job.apps.size(); ++i)
+      if (job.apps[i].maxprocs == 0) job.uncounted_apps.push_back(i);
+  job.mapped = true;
+  for (const std::size_t i : job.uncounted_apps) job.apps[i].maxprocs = 0;
   std::uint64_t total = 0, procs = 0;
   for (const auto& [n, k] : slots) total += k;
   for (const auto& app : job.apps) procs += app.maxprocs == 0 ? total : app.maxprocs;

@@ -106,7 +106,9 @@ bool Spawns::moved_under(const Job& job) const {
 void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
   // PRRTE maps a held job only once the fence lifts, in the order held; pmixflow maps a job as
   // it is asked for. The two differ when what a held job was mapped onto has changed meanwhile
-  // (a shrink, a reservation): then every held job is mapped again, in order, as PRRTE would.
+  // (a shrink, a reservation): then every held job is mapped again, in order, as PRRTE would,
+  // once the fence is down for good (a replayed release may just have raised it again).
+  if (p_.dvm.changing()) return;
   std::vector<Job*> held;
   bool changed = false;
   for (const auto& nspace : fenced) {
@@ -124,6 +126,9 @@ void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
   for (Job* job : held) {
     const Session* s = job->session ? p_.sessions.find(job->session) : nullptr;
     job->unmappable = (job->session && !s) || !Jobs::map(*job, s ? session_slots(*s) : pool_slots());
+    // A session's node may have no daemon (lost, or a growth undone): started as at a spawn, and
+    // the job is held once more until it is up.
+    if (!job->unmappable) start_daemons(*job);
   }
 }
 

@@ -34,6 +34,10 @@ struct Job {
   std::uint32_t session = 0;  // 0: launched into the DVM's general pool
   std::vector<App> apps;
   SlotList placement;  // node, procs
+  // The apps that asked for no count, given every slot by the first mapping: a mapping again
+  // gives them what it finds then.
+  std::vector<std::size_t> uncounted_apps;
+  bool mapped = false;
   // The same by node (ascending, each node once): a daemon's report finds the ranks of its
   // node without a walk over every node of the job (a job on k nodes hears k reports).
   SlotList by_node;
