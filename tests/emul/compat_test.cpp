@@ -134,6 +134,7 @@ TEST(Compat, ConstantsAreTheSpecsValues) {
 TEST(Compat, TheFlowsVocabularyAgrees) {
   // The core speaks the same names without <pmix.h> (vocab.hpp): both must say the same.
   EXPECT_EQ(key::SPAWN_ALLOC, PMIX_SPAWN_ALLOC);
+  EXPECT_EQ(key::SPAWN_CHILD_SEP, PMIX_SPAWN_CHILD_SEP);
   EXPECT_EQ(key::ALLOC_REQ_DIRECTIVE, PMIX_ALLOC_REQ_DIRECTIVE);
   EXPECT_EQ(key::REQUESTOR, PMIX_REQUESTOR);
   EXPECT_EQ(key::SESSION_INSTANTIATE, PMIX_SESSION_INSTANTIATE);

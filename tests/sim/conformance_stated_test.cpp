@@ -219,6 +219,16 @@ TEST_P(Stated, AStalledSchedulerMakesCallsLateNotFailed) {
   holds_everything(simulate("fail-scheduler-stall.jsonl"), 7);
 }
 
+TEST_P(Stated, AChildSpawnedWithChildSepFalseEndsWithItsParent) {
+  const auto run = simulate("spawn-child-sep.jsonl");
+  holds_everything(run, 11);
+  // Killed as its parent ends, 17 s before its own 20 s would have run out.
+  const double parent_end = only(run, "job.end", "t#1").value("t", -1.0);
+  const double child_end = only(run, "job.end", "job-dvm.1#1").value("t", -1.0);
+  EXPECT_GE(child_end, parent_end);
+  EXPECT_LT(child_end, parent_end + 1.0);
+}
+
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));

@@ -101,6 +101,23 @@ class ControllerTest : public ::testing::Test {
   void daemons_ready(std::initializer_list<NodeId> nodes) {
     for (NodeId n : nodes) ctl->handle(Address::daemon(n), DaemonReady{n});
   }
+  // No scheduler: the controller serves allocation requests itself, over a DVM of `nodes`
+  // (besides the head node), all of them up. Outbox empty.
+  void serve_dvm(std::initializer_list<NodeId> nodes) {
+    make(ControllerConfig{true, NoSchedulerMode::Serve, std::vector<NodeId>(nodes)});
+    daemons_ready(nodes);
+    env.take_sent();
+  }
+  // A RELEASE naming nodes, from the tool through requestor `who`.
+  void release_nodes(std::uint64_t id, std::string list, std::uint32_t who = 1) {
+    ctl->handle(Address::requestor(who),
+                AllocRequest{id, Directive::Release, node_list(std::move(list)), kTool, "rel#" + std::to_string(id)});
+  }
+  // A NEW reservation of nodes, served by the controller itself in serve mode.
+  void reserve_nodes(std::uint64_t id, std::string list) {
+    ctl->handle(Address::requestor(1),
+                AllocRequest{id, Directive::New, node_list(std::move(list)), kTool, "new#" + std::to_string(id)});
+  }
   // Instantiates session `session` with one job of `np` procs on `nodes`, brings the daemons
   // up and the procs started; returns the job's nspace. Leaves nothing in the outbox.
   // `directives` are added beside INSTANTIATE (PMIX_REQUESTOR, PMIX_SESSION_SEP, ...).

@@ -1,18 +1,18 @@
 // A PMIX_ALLOC_RELEASE without PMIX_ALLOC_ID where no scheduler is attached shrinks the DVM, as
 // PRRTE's ras_base_complete_release_request() does (docs/prrte-conformance.md R51, R52, R77):
 // what the jobs held behind the launch fence, launching or running on the nodes that leave do.
+#include <algorithm>
+
 #include "controller_fixture.hpp"
 
 namespace pmixflow::test::controller_tests {
 namespace {
 
 TEST_F(ControllerTest, ServeModeAReleaseByNodeListHoldsNewJobsUntilTheShrinkCompletes) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
+  serve_dvm({1, 2});
   const std::string job = spawned(spawn(5, 12, {}), {1, 2});  // 8 ranks on n01, 4 on n02
   // Rows R51, R52: a RELEASE naming n01 (and the controller's own node, never sent away).
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("head,n01"), kTool, "t#1"});
+  release_nodes(6, "head,n01");
   auto sent = env.take_sent();
   const auto answers = all_of<AllocResponse>(sent);
   ASSERT_EQ(answers.size(), 1u);
@@ -41,13 +41,12 @@ TEST_F(ControllerTest, ServeModeAReleaseByNodeListHoldsNewJobsUntilTheShrinkComp
 }
 
 TEST_F(ControllerTest, ServeModeAJobHeldByAGrowthIsHeldAgainByTheShrinkAParkedReleaseStarts) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n02"), kTool, "t#1"});
+  serve_dvm({1, 2});
+  reserve_nodes(5, "n02");
   // The DVM grows over n03; meanwhile a release naming n01 is parked (row R8) and a job in the
   // reservation on n02 is held behind the launch fence (row R10).
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, node_list("n03"), kTool, "t#2"});
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#3"});
+  reserve_nodes(6, "n03");
+  release_nodes(7, "n01");
   ctl->handle(Address::requestor(1), spawn(8, 2, with({}, key::ALLOC_ID, std::string("tool.1"))));
   env.take_sent();
   ASSERT_EQ(env.count_events("request.deferred"), 1u);
@@ -66,13 +65,12 @@ TEST_F(ControllerTest, ServeModeAJobHeldByAGrowthIsHeldAgainByTheShrinkAParkedRe
 }
 
 TEST_F(ControllerTest, ServeModeAHeldJobMappedOntoANodeThatLeftIsMappedAgain) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
+  serve_dvm({1, 2});
   // While the DVM grows over n03, a job of the pool is held, mapped onto n01, and a release of
   // n01 is parked.
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n03"), kTool, "t#1"});
+  reserve_nodes(5, "n03");
   ctl->handle(Address::requestor(1), spawn(6, 2, {}));
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  release_nodes(7, "n01");
   env.take_sent();
   ASSERT_EQ(env.count_events("job.fenced"), 1u);
   // The growth settles: the replayed release sends n01 away, and the job is mapped again over
@@ -88,13 +86,12 @@ TEST_F(ControllerTest, ServeModeAHeldJobMappedOntoANodeThatLeftIsMappedAgain) {
 }
 
 TEST_F(ControllerTest, ServeModeAHeldJobAskingForEverySlotIsGivenThoseLeftWhenMappedAgain) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
+  serve_dvm({1, 2});
   // Held while the DVM grows over n03, a job asking for no count is given every free slot of
   // the pool (n01 and n02: 16); n01's release is parked.
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n03"), kTool, "t#1"});
+  reserve_nodes(5, "n03");
   ctl->handle(Address::requestor(1), spawn(6, 0, {}));
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  release_nodes(7, "n01");
   env.take_sent();
   daemons_ready({3});
   env.advance(0);
@@ -107,16 +104,14 @@ TEST_F(ControllerTest, ServeModeAHeldJobAskingForEverySlotIsGivenThoseLeftWhenMa
 }
 
 TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherNodes) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
+  serve_dvm({1, 2});
   ctl->handle(Address::requestor(1), spawn(5, 12, {}));
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 2u);
   const std::string job = launches[0].second.nspace;
   ctl->handle(Address::daemon(2), ProcsStarted{job, 2, Status::Success});
   // n01 leaves before its ranks reported starting: they never will, and the job runs on n02.
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  release_nodes(6, "n01");
   env.advance(0);
   EXPECT_EQ(env.count_events("job.start"), 1u);
   const auto answers = all_of<SpawnResponse>(env.take_sent());
@@ -127,16 +122,14 @@ TEST_F(ControllerTest, ServeModeAJobStillLaunchingOnAReleasedNodeRunsOnItsOtherN
 }
 
 TEST_F(ControllerTest, ServeModeAJobWhoseNodesAllLeaveBeforeItStartsEndsWithoutHavingRun) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
+  serve_dvm({1, 2});
   ctl->handle(Address::requestor(1), spawn(5, 8, {}));
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 1u);
   ASSERT_EQ(launches[0].first, Address::daemon(1));
   // n01 leaves before its ranks report starting: the job never runs, and ends cleanly; its
   // spawn is answered then, with the job's status (PRRTE's check_complete()).
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  release_nodes(6, "n01");
   env.advance(0);
   EXPECT_EQ(env.count_events("job.start"), 0u);
   EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_SUCCESS\""}), 1u);
@@ -147,9 +140,7 @@ TEST_F(ControllerTest, ServeModeAJobWhoseNodesAllLeaveBeforeItStartsEndsWithoutH
 }
 
 TEST_F(ControllerTest, ServeModeAJobThatRanOnANodeBeforeItsOtherLeftHasStarted) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
+  serve_dvm({1, 2});
   const auto nspace = [&] {
     ctl->handle(Address::requestor(1), spawn(5, 12, {}));  // 8 ranks on n01, 4 on n02
     return all_of<LaunchProcs>(env.take_sent()).at(0).second.nspace;
@@ -157,7 +148,7 @@ TEST_F(ControllerTest, ServeModeAJobThatRanOnANodeBeforeItsOtherLeftHasStarted) 
   // n01's ranks start and end; n02 leaves before its own report: the job did run.
   ctl->handle(Address::daemon(1), ProcsStarted{nspace, 1, Status::Success});
   ctl->handle(Address::daemon(1), ProcsEnded{nspace, 1, Status::Success, 0});
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::Release, node_list("n02"), kTool, "t#1"});
+  release_nodes(6, "n02");
   env.advance(0);
   EXPECT_EQ(env.count_events("job.start"), 1u);
   EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_SUCCESS\""}), 1u);
@@ -167,13 +158,11 @@ TEST_F(ControllerTest, ServeModeAJobThatRanOnANodeBeforeItsOtherLeftHasStarted) 
 }
 
 TEST_F(ControllerTest, ServeModeASpawnWithItsOwnAllocationWhoseNodesLeaveBeforeItRunsHandsItBack) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
-  daemons_ready({1});
-  env.take_sent();
+  serve_dvm({1});
   ctl->handle(Address::requestor(1), spawn(5, 4, spawn_alloc(Directive::New, node_list("n01"))));
   ASSERT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 1u);
   ASSERT_EQ(ctl->session_count(), 1u);
-  ctl->handle(Address::requestor(2), AllocRequest{6, Directive::Release, node_list("n01"), kTool, "t#1"});
+  release_nodes(6, "n01", 2);
   env.advance(0);
   // Nothing ran: the allocation is handed back (no session is left holding nodes for no job),
   // and the spawn answers as any launch that did not run (FLOW.md 7).
@@ -185,14 +174,13 @@ TEST_F(ControllerTest, ServeModeASpawnWithItsOwnAllocationWhoseNodesLeaveBeforeI
 }
 
 TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01,n02"), kTool, "t#1"});
+  serve_dvm({1, 2});
+  reserve_nodes(5, "n01,n02");
   env.advance(0);
   env.take_sent();
   const InfoList named = with({}, key::ALLOC_ID, std::string("tool.1"));
   const std::string job = spawned(spawn(6, 16, named), {1, 2});
-  ctl->handle(Address::requestor(1), AllocRequest{7, Directive::Release, node_list("n01"), kTool, "t#2"});
+  release_nodes(7, "n01");
   env.advance(0);
   env.take_sent();
   // The reservation's release kills the job where it still runs, on n02 alone.
@@ -205,6 +193,43 @@ TEST_F(ControllerTest, ServeModeAReleasedNodeIsSentNothingMoreAndNeverFails) {
   EXPECT_EQ(env.count_events("node.down"), 0u);
   ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::ErrJobKilledByCmd, 0});
   EXPECT_EQ(env.count_events("job.end"), 1u);
+}
+
+TEST_F(ControllerTest, ServeModeAHeldJobMappedOntoANodeAReservationNowWithholdsIsMappedAgain) {
+  serve_dvm({1, 2});
+  // While the DVM grows over n03, a job of the pool is held, mapped onto n01; then a
+  // reservation takes n01 out of the pool.
+  reserve_nodes(5, "n03");
+  ctl->handle(Address::requestor(1), spawn(6, 2, {}));
+  reserve_nodes(7, "n01");
+  env.take_sent();
+  ASSERT_EQ(env.count_events("job.fenced"), 1u);
+  daemons_ready({3});
+  // Mapped again over what the pool has once the fence lifts: n02 (n01 and n03 are withheld).
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+}
+
+TEST_F(ControllerTest, ServeModeAnActivationsHeldJobStaysOnItsNodesWhenOthersAreMappedAgain) {
+  serve_dvm({1, 2});
+  // While the DVM grows over n03 and, for an activation, n04, a job of the pool is held on
+  // n01, the activation's job on n04, and a release of n01 is parked.
+  reserve_nodes(5, "n03");
+  ctl->handle(Address::requestor(1), spawn(6, 2, {}));
+  ctl->handle(Address::requestor(1),
+              spawn(7, 4, spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("n04")))));
+  release_nodes(8, "n01");
+  env.take_sent();
+  daemons_ready({3, 4});
+  env.advance(0);
+  // The pool's job moves to n02; the activation's stays on the node it activated.
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 2u);
+  std::vector<NodeId> to;
+  for (const auto& [a, l] : launches) to.push_back(a.index);
+  std::sort(to.begin(), to.end());
+  EXPECT_EQ(to, (std::vector<NodeId>{2, 4}));
 }
 
 }  // namespace

@@ -301,9 +301,9 @@ TEST_F(ControllerTest, ServeModeCountsReserveNothingAndAnAppIsNotLaunched) {
 
 TEST_F(ControllerTest, ServeModeRefusesAListThatDoesNotParseBeforeMakingAnything) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n["), kTool, "t#1"});
+  reserve_nodes(5, "n[");
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
-  ctl->handle(Address::requestor(1), AllocRequest{6, Directive::New, node_list("n99"), kTool, "t#2"});
+  reserve_nodes(6, "n99");
   EXPECT_EQ(only<AllocResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrBadParam);
   ctl->handle(Address::requestor(1),
               AllocRequest{7, Directive::New, with({}, key::ALLOC_NODE_LIST, std::uint64_t{1}), kTool, "t#3"});
@@ -358,7 +358,7 @@ TEST_F(ControllerTest, ServeModeExtendsTheCallersReservationByIdOrRequestId) {
 
 TEST_F(ControllerTest, ServeModeReleaseIsTheOwnersOnly) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01"), kTool, "t#1"});
+  reserve_nodes(5, "n01");
   const auto granted = only<AllocResponse>(env.take_sent(), Address::requestor(1));
   const InfoList ref = with({}, key::ALLOC_ID, *granted.info.get<std::string>(key::ALLOC_ID));
   daemons_ready({1});
@@ -425,7 +425,7 @@ TEST_F(ControllerTest, ServeModeServesASpawnAllocationItself) {
 
 TEST_F(ControllerTest, ServeModeAReleasedReservationTakesNoMoreSpawns) {
   make(ControllerConfig{true, NoSchedulerMode::Serve, {1}});
-  ctl->handle(Address::requestor(1), AllocRequest{5, Directive::New, node_list("n01"), kTool, "t#1"});
+  reserve_nodes(5, "n01");
   daemons_ready({1});
   env.take_sent();
   const InfoList named = with({}, key::ALLOC_ID, std::string("tool.1"));
@@ -438,9 +438,7 @@ TEST_F(ControllerTest, ServeModeAReleasedReservationTakesNoMoreSpawns) {
 }
 
 TEST_F(ControllerTest, TwoPoolSpawnsInARowNeverShareASlot) {
-  make(ControllerConfig{true, NoSchedulerMode::Serve, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
+  serve_dvm({1, 2});
   // The first job's ranks have not reported starting when the second is mapped: their slots
   // are taken all the same (PRRTE counts a slot in use as it maps onto it).
   ctl->handle(Address::requestor(1), spawn(5, 8, {}));

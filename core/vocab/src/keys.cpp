@@ -12,7 +12,7 @@ namespace table {
 
 using enum ValueType;
 
-constexpr std::array<KeySpec, 54> kKeys{{
+constexpr std::array<KeySpec, 55> kKeys{{
     {"PMIX_ALLOC_REQ_ID", key::ALLOC_REQ_ID, String},
     {"PMIX_ALLOC_ID", key::ALLOC_ID, String},
     {"PMIX_ALLOC_NUM_NODES", key::ALLOC_NUM_NODES, UInt64},
@@ -29,6 +29,7 @@ constexpr std::array<KeySpec, 54> kKeys{{
     {"PMIX_ALLOC_INHERITANCE", key::ALLOC_INHERITANCE, UInt32},
     {"PMIX_ALLOC_REQ_DIRECTIVE", key::ALLOC_REQ_DIRECTIVE, Directive},
     {"PMIX_SPAWN_ALLOC", key::SPAWN_ALLOC, InfoList},
+    {"PMIX_SPAWN_CHILD_SEP", key::SPAWN_CHILD_SEP, Bool},
     {"PMIX_HOST", key::HOST, String},
     {"PMIX_HOSTFILE", key::HOSTFILE, String},
     {"PMIX_ADD_HOST", key::ADD_HOST, String},

@@ -142,7 +142,6 @@ bool Dvm::node_died(NodeId n) {
     return false;
   }
   nodes_[n].daemon = DaemonState::Failed;
-  nodes_[n].procs = 0;
   InfoList info;
   info.add(key::HOSTNAME, cluster_.node(n).name);
   env_.log(ev::NodeDown{.node = cluster_.node(n).name, .code = Status::EventNodeDown});
@@ -215,7 +214,6 @@ void Dvm::shrunk(const Change& change) {
   // them up since keeps what it did.
   for (NodeId n : change.targets) {
     if (left_) left_(n);
-    nodes_[n].procs = 0;
     log_node(n);
   }
   --shrinking_;

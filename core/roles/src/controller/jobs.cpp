@@ -8,19 +8,16 @@
 namespace pmixflow {
 
 bool Jobs::map(Job& job, const SlotList& slots) {
-  // By slot over the given nodes, in order: PRRTE's default mapping. Never oversubscribes.
-  if (!job.mapped)
-    for (std::size_t i = 0; i < job.apps.size(); ++i)
-      if (job.apps[i].maxprocs == 0) job.uncounted_apps.push_back(i);
-  job.mapped = true;
-  for (const std::size_t i : job.uncounted_apps) job.apps[i].maxprocs = 0;
+  // By slot over the given nodes, in order: PRRTE's default mapping. Never oversubscribes. The
+  // apps stay as asked, so that a job mapped again starts from what it asked for.
   std::uint64_t total = 0, procs = 0;
   for (const auto& [n, k] : slots) total += k;
   for (const auto& app : job.apps) procs += app.maxprocs == 0 ? total : app.maxprocs;
   if (procs == 0 || procs > total) return false;
   // An app asking for no count gets every slot (then it is the job's only app).
-  for (auto& app : job.apps)
-    if (app.maxprocs == 0) app.maxprocs = static_cast<std::uint32_t>(total);
+  job.counts.clear();
+  for (const auto& app : job.apps)
+    job.counts.push_back(app.maxprocs == 0 ? static_cast<std::uint32_t>(total) : app.maxprocs);
   job.placement.clear();
   auto node = slots.begin();
   std::uint32_t used = 0;
@@ -53,7 +50,7 @@ std::uint32_t Job::procs_on(NodeId n) const {
 Job& Jobs::add(Job job) {
   const std::string nspace = job.nspace;
   Job& added = jobs_.emplace(nspace, std::move(job)).first->second;
-  if (added.session == 0) pool_live_.insert(nspace);
+  hold(added);
   if (added.run_limit.seconds > 0)
     added.run_limit.timer = env_.after(added.run_limit.seconds, [this, nspace] { timed_out(nspace); });
   if (added.launch_limit.seconds > 0)
@@ -86,6 +83,11 @@ void Jobs::launch_timed_out(const std::string& nspace) {
   terminate(*job, Status::ErrJobFailedToLaunch);
 }
 
+void Jobs::spawned_by(const std::string& child, const std::string& parent) {
+  lineage_.spawned(child, parent);
+  if (Job* p = find(parent)) p->children.push_back(child);
+}
+
 Job* Jobs::find(const std::string& nspace) {
   const auto it = jobs_.find(nspace);
   return it == jobs_.end() ? nullptr : &it->second;
@@ -109,15 +111,35 @@ std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) 
   return used;
 }
 
-std::unordered_map<NodeId, std::uint32_t> Jobs::pool_procs_to_start() const {
-  // One walk over the pool's live jobs, as a spawn into the pool already walks its nodes.
-  std::unordered_map<NodeId, std::uint32_t> procs;
-  for (const auto& ns : pool_live_) {
-    const Job& job = jobs_.at(ns);
-    for (const auto& [n, k] : job.by_node)
-      if (!job.running_on.contains(n) && !job.ended_on.contains(n) && !job.released_on.contains(n)) procs[n] += k;
+void Jobs::hold(const Job& job) {
+  // As PRRTE's prte_rmaps_base_setup_proc(): a slot is in use from when a process is mapped
+  // onto it, whether the job then waits behind the fence or its ranks have yet to start.
+  for (const auto& [n, procs] : job.by_node) {
+    dvm_.add_procs(n, procs);
+    dvm_.log_node(n);
   }
-  return procs;
+}
+
+void Jobs::give_back(const Job& job) {
+  // As PRRTE's check_complete_resume() (state_dvm.c L954-1048): a job's slots come back when
+  // the job is done with, on every node of its map, not as each node's ranks end.
+  for (const auto& [n, procs] : job.by_node) {
+    dvm_.remove_procs(n, procs);
+    dvm_.log_node(n);
+  }
+}
+
+void Jobs::unmap(Job& job) {
+  // As PRRTE's prte_plm_base_reset_proc_map() for a held job mapped again.
+  give_back(job);
+  job.placement.clear();
+  job.by_node.clear();
+}
+
+bool Jobs::map_held(Job& job, const SlotList& slots) {
+  if (!map(job, slots)) return false;
+  hold(job);
+  return true;
 }
 
 void Jobs::start_or_fence(Job& job, bool growing) {
@@ -166,13 +188,15 @@ void Jobs::launch(Job& job) {
                            .rank_map = rank_map(job.placement, cluster_)});
   // Each daemon is sent the whole job and the ranks that are its own (PRRTE's launch message
   // carries the job map the same way).
+  std::vector<App> apps = job.apps;
+  for (std::size_t i = 0; i < apps.size(); ++i) apps[i].maxprocs = job.counts[i];
   std::uint32_t rank = 0;
   std::vector<NodeId> unreachable;
   for (const auto& [n, procs] : job.placement) {
     if (dvm_.node(n).daemon != DaemonState::Up) {
       unreachable.push_back(n);
     } else {
-      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, job.apps, procs, rank, job.corr});
+      env_.send(Address::daemon(n), LaunchProcs{job.nspace, job.session, apps, procs, rank, job.corr});
       // Paused or preempted while it waited behind the fence: it starts stopped.
       if (job.suspended) env_.send(Address::daemon(n), SignalProcs{job.nspace, kSigStop});
     }
@@ -194,10 +218,8 @@ void Jobs::on_started(const ProcsStarted& m) {
     env_.log(ev::JobLaunchFailed{.nspace = job.nspace, .node = cluster_.node(m.node).name, .status = m.status});
     return on_ended(ProcsEnded{m.nspace, m.node, m.status, 0});
   }
-  if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.add_procs(m.node, procs);
   job.running_on.insert(m.node);
   job.ran = true;
-  dvm_.log_node(m.node);
   count_started(job);
 }
 
@@ -221,11 +243,8 @@ void Jobs::on_ended(const ProcsEnded& m) {
 }
 
 void Jobs::ranks_ended(Job& job, const ProcsEnded& m) {
-  // Only ranks that really started held slots there (a dead node holds none any more).
   job.ended_on.insert(m.node);
-  if (job.running_on.erase(m.node) && dvm_.node(m.node).daemon != DaemonState::Failed)
-    if (const std::uint32_t procs = job.procs_on(m.node)) dvm_.remove_procs(m.node, procs);
-  if (m.node < cluster_.size()) dvm_.log_node(m.node);
+  job.running_on.erase(m.node);
   // The job's status is the first failure any of its daemons reports. As PRRTE's errmgr
   // (proc_errors()), that first abnormal end, a launch that failed, a non-zero exit or a signal,
   // kills the job's other ranks at once.
@@ -243,6 +262,7 @@ void Jobs::end(Job& job) {
   job.state = JobState::Ended;
   cancel(job.run_limit);
   cancel(job.launch_limit);
+  give_back(job);
   env_.log(ev::JobEnd{.nspace = job.nspace,
                       .session = job.session,
                       .corr = job.corr,
@@ -250,9 +270,19 @@ void Jobs::end(Job& job) {
                       .code = Status::EventJobEnd,
                       .term_status = prrte_term_status(job.status)});
   const EndedJob ended{job.nspace, job.session, job.status, job.spawn};
-  pool_live_.erase(ended.nspace);
+  const std::vector<std::string> children = std::move(job.children);
   jobs_.erase(ended.nspace);
   events_.job_ended(ended);
+  if (!children.empty()) end_children(ended.nspace, children);
+}
+
+void Jobs::end_children(const std::string& parent, const std::vector<std::string>& children) {
+  for (const auto& nspace : children) {
+    Job* child = find(nspace);
+    if (!child || !child->ends_with_parent || child->state == JobState::Ended) continue;
+    env_.log(ev::JobChildKilled{.nspace = nspace, .corr = child->corr, .parent_job = parent});
+    terminate(*child, Status::ErrJobKilledByCmd);
+  }
 }
 
 void Jobs::end_unlaunched(Job& job, Status status) {

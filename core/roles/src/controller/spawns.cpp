@@ -19,11 +19,6 @@ void set_limits(Job& job, const InfoList& info) {
   }
 }
 
-std::uint32_t count_on(const std::unordered_map<NodeId, std::uint32_t>& procs, NodeId n) {
-  const auto it = procs.find(n);
-  return it == procs.end() ? 0 : it->second;
-}
-
 }  // namespace
 
 void Spawns::on_spawn(Address from, SpawnRequest&& req) {
@@ -55,7 +50,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   else if (const std::uint32_t own = p_.jobs.session_of(spawn.request.caller))
     s = p_.sessions.find(own);
   else
-    return launch(id, pool_slots(), 0);
+    return launch(id, p_.dvm.general_pool(), 0);
   if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
@@ -63,20 +58,14 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
 }
 
 SlotList Spawns::session_slots(const Session& s) const {
+  // What the session's own jobs leave of its slots, and no more than the node has free: a node
+  // shared with another session, or still held by a job that ran there before it left the DVM
+  // (J25), has fewer.
   SlotList slots;
-  for (const auto& [n, k] : s.nodes)
-    if (const std::uint32_t used = p_.jobs.procs_on(s.live_jobs, n); used < k) slots.emplace_back(n, k - used);
-  return slots;
-}
-
-SlotList Spawns::pool_slots() const {
-  // What the pool's nodes have free, less what jobs mapped there and not yet started hold:
-  // as PRRTE's prte_rmaps_base_setup_proc() takes a slot as it maps, two spawns in a row never
-  // share one.
-  const auto to_start = p_.jobs.pool_procs_to_start();
-  SlotList slots;
-  for (const auto& [n, k] : p_.dvm.general_pool()) {
-    if (const std::uint32_t taken = count_on(to_start, n); taken < k) slots.emplace_back(n, k - taken);
+  for (const auto& [n, k] : s.nodes) {
+    const std::uint32_t own = p_.jobs.procs_on(s.live_jobs, n);
+    const std::uint32_t node_free = p_.cluster.node(n).slots - std::min(p_.dvm.node(n).procs, p_.cluster.node(n).slots);
+    if (const std::uint32_t free = std::min(k - std::min(own, k), node_free)) slots.emplace_back(n, free);
   }
   return slots;
 }
@@ -118,14 +107,11 @@ void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
     changed = changed || moved_under(*job);
   }
   if (!changed) return;
-  for (Job* job : held) {
-    job->placement.clear();
-    job->by_node.clear();
-  }
+  for (Job* job : held) p_.jobs.unmap(*job);
   // A job that no longer fits fails in mapping as it launches (MAP_FAILED), holding nothing.
   for (Job* job : held) {
     const Session* s = job->session ? p_.sessions.find(job->session) : nullptr;
-    job->unmappable = (job->session && !s) || !Jobs::map(*job, s ? session_slots(*s) : pool_slots());
+    job->unmappable = (job->session && !s) || !p_.jobs.map_held(*job, s ? session_slots(*s) : p_.dvm.general_pool());
     // A session's node may have no daemon (lost, or a growth undone): started as at a spawn, and
     // the job is held once more until it is up.
     if (!job->unmappable) start_daemons(*job);
@@ -146,13 +132,11 @@ void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoLis
                                           spawn.origin.address, request.corr},
                              nodes);
   if (st != Status::Success) return finish(id, Status::ErrJobAllocFailed, {});
-  // What the activated nodes have free: a slot is taken by what runs there, or is mapped there.
-  const auto to_start = p_.jobs.pool_procs_to_start();
+  // What the activated nodes have free: a slot is taken by whatever is mapped there.
   SlotList slots;
-  for (NodeId n : nodes) {
-    const std::uint32_t used = p_.dvm.node(n).procs + count_on(to_start, n);
-    if (used < p_.cluster.node(n).slots) slots.emplace_back(n, p_.cluster.node(n).slots - used);
-  }
+  for (NodeId n : nodes)
+    if (const std::uint32_t used = p_.dvm.node(n).procs; used < p_.cluster.node(n).slots)
+      slots.emplace_back(n, p_.cluster.node(n).slots - used);
   launch(id, slots, 0);
 }
 
@@ -171,7 +155,7 @@ void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
   if (!session) return finish(id, Status::ErrJobAllocFailed, {});
   spawn.alloc_id = *alloc_id;
   spawn.session = session->id;
-  launch(id, session->nodes, session->id);
+  launch(id, session_slots(*session), session->id);
 }
 
 void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session) {
@@ -195,6 +179,7 @@ void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t sessi
   if (s) s->live_jobs.push_back(job.nspace);
   if (p_.jobs.has(spawn.request.caller.nspace)) p_.jobs.spawned_by(job.nspace, spawn.request.caller.nspace);
   set_limits(job, spawn.request.job_info);
+  if (const auto* sep = spawn.request.job_info.get<bool>(key::SPAWN_CHILD_SEP)) job.ends_with_parent = !*sep;
   p_.env.log(ev::SpawnLaunch{.corr = job.corr, .nspace = job.nspace, .session = session});
   Job& added = p_.jobs.add(std::move(job));
   bool growing = false;

@@ -32,6 +32,9 @@
 /* ---- Allocation directives (pmix_alloc_directive_t) ------------------------------------- */
 
 /* Upstream master include/pmix_common.h.in; not in 4.2.2. */
+#ifndef PMIX_SPAWN_CHILD_SEP
+#define PMIX_SPAWN_CHILD_SEP "pmix.spchildsep" /* bool */
+#endif
 #ifndef PMIX_ALLOC_REQ_CANCEL
 #define PMIX_ALLOC_REQ_CANCEL 5
 #endif

@@ -103,6 +103,8 @@ inline constexpr std::string_view ALLOC_QUEUE = "pmix.alloc.queue";
 inline constexpr std::string_view ALLOC_FABRIC = "pmix.alloc.net";
 inline constexpr std::string_view ALLOC_PREEMPTIBLE = "pmix.alloc.preempt";
 inline constexpr std::string_view ALLOC_CHILD_SEP = "pmix.alloc.sep";
+// A spawned job's independence from the job that spawned it (OpenPMIx master, not in 4.2.2).
+inline constexpr std::string_view SPAWN_CHILD_SEP = "pmix.spchildsep";
 inline constexpr std::string_view ALLOC_INHERITANCE = "pmix.alloc.inhrt";
 inline constexpr std::string_view ALLOC_REQ_DIRECTIVE = "pmix.alloc.reqdir";
 inline constexpr std::string_view SPAWN_ALLOC = "pmix.spawn.alloc";

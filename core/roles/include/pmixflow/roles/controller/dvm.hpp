@@ -1,5 +1,5 @@
 // The DVM as the controller keeps it (FLOW.md §6): every node's daemon (none, starting, up,
-// failed), the sessions holding it and the processes running there; the size changes under way,
+// failed), the sessions holding it and its slots in use; the size changes under way,
 // each ended by one PMIX_DVM_IS_READY (PMIX_ERR_DVM_MOD when a daemon failed) naming the
 // allocations it served; and the launch fence that holds new jobs while the DVM changes size.
 #pragma once
@@ -31,7 +31,7 @@ std::string_view daemon_state_name(DaemonState s);
 struct NodeState {
   DaemonState daemon = DaemonState::None;
   std::vector<std::uint32_t> sessions;  // sessions holding slots here (nodes may be shared)
-  std::uint32_t procs = 0;              // local processes running
+  std::uint32_t procs = 0;              // slots in use: processes of live jobs mapped here
 };
 
 // Who hears the event that ends a DVM change, as PRRTE's grow requesters (prte_plm_base_

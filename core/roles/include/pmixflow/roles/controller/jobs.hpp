@@ -33,11 +33,8 @@ struct Job {
   std::string nspace;
   std::uint32_t session = 0;  // 0: launched into the DVM's general pool
   std::vector<App> apps;
-  SlotList placement;  // node, procs
-  // The apps that asked for no count, given every slot by the first mapping: a mapping again
-  // gives them what it finds then.
-  std::vector<std::size_t> uncounted_apps;
-  bool mapped = false;
+  SlotList placement;                 // node, procs
+  std::vector<std::uint32_t> counts;  // each app's processes as mapped (an app asking none gets every slot)
   // The same by node (ascending, each node once): a daemon's report finds the ranks of its
   // node without a walk over every node of the job (a job on k nodes hears k reports).
   SlotList by_node;
@@ -64,6 +61,9 @@ struct Job {
   // PMIX_SPAWN_TIMEOUT (or PMIX_TIMEOUT): how long its processes may take to start.
   JobLimit run_limit;
   JobLimit launch_limit;
+  // PMIX_SPAWN_CHILD_SEP given false: killed when the job that spawned it ends.
+  bool ends_with_parent = false;
+  std::vector<std::string> children;  // the jobs its processes spawned, as PRRTE's jdata->children
 };
 
 // What is left of a job once it has ended.
@@ -89,7 +89,7 @@ class Jobs {
   // Places the job's processes by slot over `slots`, in order; false when they do not fit
   // (a job never oversubscribes what it was given).
   static bool map(Job& job, const SlotList& slots);
-  // Arms the job's limits.
+  // Takes the slots it was mapped onto, and arms its limits.
   Job& add(Job job);
   Job* find(const std::string& nspace);
   bool has(const std::string& nspace) const { return jobs_.count(nspace) != 0; }
@@ -98,17 +98,16 @@ class Jobs {
   // process of one of its jobs.
   std::uint32_t session_of(const Proc& p) const;
   // A process of job `parent` spawned `child`.
-  void spawned_by(const std::string& child, const std::string& parent) { lineage_.spawned(child, parent); }
+  void spawned_by(const std::string& child, const std::string& parent);
   // `nspace` and the jobs that spawned it, nearest first.
   std::vector<std::string> ancestry(const std::string& nspace) const { return lineage_.ancestry(nspace); }
   // Whether a live job, or a job that spawned it, is one `in_line` names.
   bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
   // Processes of these jobs placed on node `n`.
   std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
-  // By node, the processes of the general pool's jobs mapped there that do not run there yet:
-  // their slots are taken (PRRTE counts a slot in use as it maps a process onto it), though the
-  // DVM counts them only once they have started.
-  std::unordered_map<NodeId, std::uint32_t> pool_procs_to_start() const;
+  // A held job mapped again (its apps as asked) onto `slots`: what it held is given back first.
+  void unmap(Job& job);
+  bool map_held(Job& job, const SlotList& slots);
 
   // While the DVM changes size, new jobs wait before mapping: the launch fence (FLOW.md §5).
   void start_or_fence(Job& job, bool growing);
@@ -137,9 +136,15 @@ class Jobs {
  private:
   void launch(Job& job);
   void end(Job& job);
+  // As PRRTE's check_complete_resume(): the children spawned with PMIX_SPAWN_CHILD_SEP false
+  // are killed as their parent ends, however it ended.
+  void end_children(const std::string& parent, const std::vector<std::string>& children);
   void timed_out(const std::string& nspace);
   void launch_timed_out(const std::string& nspace);
   void cancel(JobLimit& limit);
+  // The slots of its map, taken on the DVM's nodes as it is mapped, given back as it ends.
+  void hold(const Job& job);
+  void give_back(const Job& job);
   // One more of the job's nodes has its ranks started: the job runs once all have.
   void count_started(Job& job);
   // The ranks on one node ended (reported, or released with the node).
@@ -154,7 +159,6 @@ class Jobs {
   std::unordered_map<std::string, Job> jobs_;
   JobLineage lineage_;
   std::uint32_t pool_jobs_ = 0;
-  std::set<std::string> pool_live_;  // the live jobs of the general pool
 };
 
 }  // namespace pmixflow

@@ -64,8 +64,6 @@ class Spawns {
   };
   // No allocation carried: the slots of the session it names, or of the general pool.
   void into_existing(std::uint64_t id, const Spawn& spawn);
-  // The general pool's free slots, for a job that names no session.
-  SlotList pool_slots() const;
   // What the session's jobs leave free: a spawn never oversubscribes.
   SlotList session_slots(const Session& s) const;
   // A held job whose nodes were given with its spawn (an ACTIVATE): never mapped elsewhere.

@@ -1,0 +1,90 @@
+// How the DVM counts its slots in use (docs/prrte-conformance.md J24, J25): taken as a job is
+// mapped, given back when the whole job is done with, on every node of its map at once.
+#include "controller_fixture.hpp"
+
+namespace pmixflow::test::controller_tests {
+namespace {
+
+TEST_F(ControllerTest, APoolJobsSlotsComeBackOnlyWhenTheWholeJobHasEnded) {
+  serve_dvm({1, 2});
+  const std::string job = spawned(spawn(5, 12, {}), {1, 2});  // 8 ranks on n01, 4 on n02
+  // n01's ranks are done, n02's still run: PRRTE recovers the job's slots at its cleanup
+  // (check_complete_resume()), so n01 is not free yet.
+  ctl->handle(Address::daemon(1), ProcsEnded{job, 1, Status::Success, 0});
+  ctl->handle(Address::requestor(1), spawn(6, 8, {}));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  ctl->handle(Address::daemon(2), ProcsEnded{job, 2, Status::Success, 0});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(7, 16, {}));
+  EXPECT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 2u) << "every slot of the ended job is free again";
+}
+
+TEST_F(ControllerTest, AJobEndedBeforeItLaunchedGivesBackWhatItWasMappedOnto) {
+  serve_dvm({1});
+  // Held behind the fence while the DVM grows over n02, mapped onto n01, then cancelled by its
+  // own launch limit before the fence lifts.
+  reserve_nodes(5, "n02");
+  ctl->handle(Address::requestor(1), spawn(6, 8, with({}, key::SPAWN_TIMEOUT, std::int32_t{1})));
+  env.advance(1);
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_ERR_JOB_FAILED_TO_LAUNCH\""}), 1u);
+  daemons_ready({2});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(7, 8, {}));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(1));
+}
+
+TEST_F(ControllerTest, AnActivationsJobFindsOnlyTheSlotsJobsMappedThereLeft) {
+  serve_dvm({1});
+  // A job of the pool is mapped onto 6 of n01's 8 slots; none of its ranks has started yet.
+  ctl->handle(Address::requestor(1), spawn(5, 6, {}));
+  ASSERT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 1u);
+  const InfoList on_n01 = spawn_alloc(Directive::Activate, with({}, key::HOST, std::string("n01")));
+  ctl->handle(Address::requestor(1), spawn(6, 4, on_n01));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  ctl->handle(Address::requestor(1), spawn(7, 0, on_n01));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 2u) << "every slot the first job left, and no more";
+}
+
+TEST_F(ControllerTest, ADeadNodesSlotsStayTakenUntilItsJobHasEnded) {
+  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
+  daemons_ready({1, 2});
+  env.take_sent();
+  attach();
+  const std::string ns = spawned(spawn(5, 16, {}), {1, 2});
+  ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
+  env.take_sent();
+  // n02's daemon is back before the aborted job has heard from n01: its slots are still the
+  // job's, as PRRTE's slots_inuse until the job is cleaned up.
+  daemons_ready({2});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(6, 8, {}));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  ctl->handle(Address::daemon(1), ProcsEnded{ns, 1, Status::ErrJobAbortedBySysEvent, 0});
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(7, 16, {}));
+  EXPECT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 2u) << "both nodes are free once the job has ended";
+}
+
+TEST_F(ControllerTest, TwoReservationsSharingANodeNeverMapMoreThanItsSlots) {
+  serve_dvm({1});
+  reserve_nodes(5, "n01");
+  reserve_nodes(6, "n01");
+  env.take_sent();
+  ASSERT_EQ(ctl->session_count(), 2u);
+  ctl->handle(Address::requestor(1), spawn(7, 6, with({}, key::ALLOC_ID, std::string("tool.1"))));
+  ASSERT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 1u);
+  // The second reservation's job finds what the first left on n01: 2 slots, not 8.
+  ctl->handle(Address::requestor(1), spawn(8, 4, with({}, key::ALLOC_ID, std::string("tool.2"))));
+  EXPECT_EQ(only<SpawnResponse>(env.take_sent(), Address::requestor(1)).status, Status::ErrOutOfResource);
+  ctl->handle(Address::requestor(1), spawn(9, 0, with({}, key::ALLOC_ID, std::string("tool.2"))));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 2u);
+}
+
+}  // namespace
+}  // namespace pmixflow::test::controller_tests
