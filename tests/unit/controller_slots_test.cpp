@@ -86,5 +86,15 @@ TEST_F(ControllerTest, TwoReservationsSharingANodeNeverMapMoreThanItsSlots) {
   EXPECT_EQ(launches[0].second.local_procs, 2u);
 }
 
+TEST_F(ControllerTest, AReservationGrantedMoreSlotsThanItsNodeHasMapsThemAll) {
+  serve_dvm({1});
+  reserve_nodes(5, "n01:16");
+  env.take_sent();
+  ctl->handle(Address::requestor(1), spawn(6, 16, with({}, key::ALLOC_ID, std::string("tool.1"))));
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 16u);
+}
+
 }  // namespace
 }  // namespace pmixflow::test::controller_tests

@@ -279,7 +279,9 @@ void Jobs::end(Job& job) {
 void Jobs::end_children(const std::string& parent, const std::vector<std::string>& children) {
   for (const auto& nspace : children) {
     Job* child = find(nspace);
-    if (!child || !child->ends_with_parent || child->state == JobState::Ended) continue;
+    // One already being ended (a time limit, a failed rank, a TERMINATE) keeps its own end.
+    if (!child || !child->ends_with_parent || child->state == JobState::Ended || child->status != Status::Success)
+      continue;
     env_.log(ev::JobChildKilled{.nspace = nspace, .corr = child->corr, .parent_job = parent});
     terminate(*child, Status::ErrJobKilledByCmd);
   }

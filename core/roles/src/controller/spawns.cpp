@@ -64,7 +64,9 @@ SlotList Spawns::session_slots(const Session& s) const {
   SlotList slots;
   for (const auto& [n, k] : s.nodes) {
     const std::uint32_t own = p_.jobs.procs_on(s.live_jobs, n);
-    const std::uint32_t node_free = p_.cluster.node(n).slots - std::min(p_.dvm.node(n).procs, p_.cluster.node(n).slots);
+    // A node granted with more slots than it has (`n01:16`) may hold that many.
+    const std::uint32_t cap = std::max(p_.cluster.node(n).slots, k);
+    const std::uint32_t node_free = cap - std::min(p_.dvm.node(n).procs, cap);
     if (const std::uint32_t free = std::min(k - std::min(own, k), node_free)) slots.emplace_back(n, free);
   }
   return slots;
@@ -155,7 +157,7 @@ void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
   if (!session) return finish(id, Status::ErrJobAllocFailed, {});
   spawn.alloc_id = *alloc_id;
   spawn.session = session->id;
-  launch(id, session_slots(*session), session->id);
+  launch(id, session->nodes, session->id);  // a fresh grant is mapped as granted, as an instantiation's job
 }
 
 void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session) {
