@@ -221,7 +221,7 @@ TEST_P(Stated, AStalledSchedulerMakesCallsLateNotFailed) {
 
 TEST_P(Stated, AChildSpawnedWithChildSepFalseEndsWithItsParent) {
   const auto run = simulate("spawn-child-sep.jsonl");
-  holds_everything(run, 11);
+  holds_everything(run, 16);
   // Killed as its parent ends, 17 s before its own 20 s would have run out.
   const double parent_end = only(run, "job.end", "t#1").value("t", -1.0);
   const double child_end = only(run, "job.end", "job-dvm.1#1").value("t", -1.0);

@@ -42,5 +42,19 @@ TEST_F(ControllerTest, AChildAlreadyBeingEndedKeepsItsOwnEndWhenItsParentEnds) {
   EXPECT_EQ(env.count_events("job.end", {"\"nspace\":\"" + child + "\"", "\"status\":\"PMIX_ERR_TIMEOUT\""}), 1u);
 }
 
+TEST_F(ControllerTest, AParentReachingItsTimeLimitTakesEveryChildWithIt) {
+  serve_dvm({1});
+  const std::string parent = spawned(spawn(5, 2, with({}, key::JOB_TIMEOUT, std::int32_t{2})), {1});
+  const std::string child = spawned(spawn(6, 2, child_sep(true), Proc{parent, 0}), {1});
+  env.advance(2);  // as PRRTE's job_timeout_cb(): the children go too, PMIX_SPAWN_CHILD_SEP or not
+  const auto kills = all_of<KillProcs>(env.take_sent());
+  ASSERT_EQ(kills.size(), 2u);
+  EXPECT_EQ(kills[0].second.nspace, parent);
+  EXPECT_EQ(kills[0].second.reason, Status::ErrTimeout);
+  EXPECT_EQ(kills[1].second.nspace, child);
+  EXPECT_EQ(kills[1].second.reason, Status::ErrJobKilledByCmd);
+  EXPECT_EQ(env.count_events("job.child_killed", {"\"nspace\":\"" + child + "\""}), 1u);
+}
+
 }  // namespace
 }  // namespace pmixflow::test::controller_tests

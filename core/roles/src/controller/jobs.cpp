@@ -63,12 +63,15 @@ void Jobs::cancel(JobLimit& limit) {
 }
 
 void Jobs::timed_out(const std::string& nspace) {
-  // As PRRTE's job_timeout_cb(): the job's processes are killed by order, wherever it stands.
+  // As PRRTE's job_timeout_cb(): the job's processes are killed by order, wherever it stands,
+  // and its children's with them, whatever PMIX_SPAWN_CHILD_SEP said.
   Job* job = find(nspace);
   if (!job) return;
   job->run_limit.timer = 0;
   env_.log(ev::JobTimeout{.nspace = nspace, .corr = job->corr, .time_limit = job->run_limit.seconds});
+  const std::vector<std::string> children = job->children;  // it may end at once (held behind the fence)
   terminate(*job, Status::ErrTimeout);
+  kill_children(nspace, children, false);
 }
 
 void Jobs::launch_timed_out(const std::string& nspace) {
@@ -273,14 +276,15 @@ void Jobs::end(Job& job) {
   const std::vector<std::string> children = std::move(job.children);
   jobs_.erase(ended.nspace);
   events_.job_ended(ended);
-  if (!children.empty()) end_children(ended.nspace, children);
+  if (!children.empty()) kill_children(ended.nspace, children, true);
 }
 
-void Jobs::end_children(const std::string& parent, const std::vector<std::string>& children) {
+void Jobs::kill_children(const std::string& parent, const std::vector<std::string>& children, bool only_tied) {
   for (const auto& nspace : children) {
     Job* child = find(nspace);
     // One already being ended (a time limit, a failed rank, a TERMINATE) keeps its own end.
-    if (!child || !child->ends_with_parent || child->state == JobState::Ended || child->status != Status::Success)
+    if (!child || (only_tied && !child->ends_with_parent) || child->state == JobState::Ended ||
+        child->status != Status::Success)
       continue;
     env_.log(ev::JobChildKilled{.nspace = nspace, .corr = child->corr, .parent_job = parent});
     terminate(*child, Status::ErrJobKilledByCmd);

@@ -136,9 +136,9 @@ class Jobs {
  private:
   void launch(Job& job);
   void end(Job& job);
-  // As PRRTE's check_complete_resume(): the children spawned with PMIX_SPAWN_CHILD_SEP false
-  // are killed as their parent ends, however it ended.
-  void end_children(const std::string& parent, const std::vector<std::string>& children);
+  // Kills a parent's children by order: as PRRTE's check_complete_resume() as it ends, those
+  // spawned with PMIX_SPAWN_CHILD_SEP false (`only_tied`); as its job_timeout_cb(), all.
+  void kill_children(const std::string& parent, const std::vector<std::string>& children, bool only_tied);
   void timed_out(const std::string& nspace);
   void launch_timed_out(const std::string& nspace);
   void cancel(JobLimit& limit);
