@@ -50,9 +50,9 @@ struct Job {
   bool suspended = false;
   SessionOp stopped_by = SessionOp::Pause;  // for the log: the directive that stopped it
   std::optional<std::uint64_t> spawn;       // the PMIx_Spawn it answers, until it started
-  std::set<NodeId> running_on;              // nodes whose ranks started and hold slots
+  std::set<NodeId> running_on;              // nodes whose ranks started (the job holds slots from mapping)
   std::set<NodeId> ended_on;                // nodes whose daemon has reported its ranks' end
-  std::set<NodeId> released_on;             // nodes that left the DVM by a release: accounted for then
+  std::set<NodeId> released_on;             // nodes that left the DVM by a release: their ranks ended then
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
@@ -105,7 +105,8 @@ class Jobs {
   bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
   // Processes of these jobs placed on node `n`.
   std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
-  // A held job mapped again (its apps as asked) onto `slots`: what it held is given back first.
+  // A held job mapped again, as PRRTE resets a held job's map: `unmap` gives back what its map
+  // held, `map_held` maps its apps as asked onto `slots` and takes them.
   void unmap(Job& job);
   bool map_held(Job& job, const SlotList& slots);
 
