@@ -229,6 +229,8 @@ TEST_P(Stated, AChildSpawnedWithChildSepFalseEndsWithItsParent) {
   EXPECT_LT(child_end, parent_end + 1.0);
 }
 
+TEST_P(Stated, AJobIsMappedOntoWhatItsFreshGrantHasLeft) { holds_everything(simulate("spawn-alloc-left.jsonl"), 10); }
+
 // Rows that name no scenario are gaps; a row may say why a scenario cannot reach a behaviour.
 TEST(ConformanceReadme, NoRowLeavesABehaviourToUnitTestsAlone) {
   const std::string readme = slurp(source_path("tests/scenarios/README.md"));

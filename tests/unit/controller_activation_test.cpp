@@ -49,10 +49,7 @@ TEST_F(ControllerTest, ActivateSelectsByIndexOrTakesAll) {
 }
 
 TEST_F(ControllerTest, ActivatingNodesAlreadyInTheDvmIsSatisfied) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2, 3, 4}});
-  daemons_ready({1, 2, 3, 4});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1, 2, 3, 4});
   for (std::string host : {"n01", "+all"}) {
     SCOPED_TRACE(host);
     activate(5, host);
@@ -162,10 +159,7 @@ TEST_F(ControllerTest, ADaemonThatFailsDuringAnActivationIsReportedAsADvmModErro
 }
 
 TEST_F(ControllerTest, JobsWaitBehindTheFenceWhileAnActivationGrowsTheDvm) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1}});
-  daemons_ready({1});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1});
   activate(5, "n03");
   env.take_sent();
   from_scheduler(6, 1, instantiate("n01:8", "alloc-1", {sleep_app(8, 5)}));  // n01 is up, but the DVM is changing

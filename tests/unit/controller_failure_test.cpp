@@ -77,10 +77,7 @@ TEST_F(ControllerTest, ANodeLostWhileItsDaemonStartsFailsTheDvmChange) {
 
 // The ranks on the surviving nodes are killed and end: their slots are free again.
 TEST_F(ControllerTest, TheSurvivingNodesOfAnAbortedJobAreFreed) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1, 2});
   const std::string ns = spawned(spawn(5, 16, {}), {1, 2});
   ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
   const auto kills = all_of<KillProcs>(env.take_sent());
@@ -144,10 +141,7 @@ TEST_F(ControllerTest, ALaunchFailingEverywhereKillsNothingAndFailsOnce) {
 // Ranks that did start and were killed because another node failed to launch have ended:
 // their slots are free again.
 TEST_F(ControllerTest, RanksKilledAfterAFailedLaunchFreeTheirSlots) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1, 2});
   ctl->handle(Address::requestor(1), spawn(5, 16, {}));
   const std::string ns = all_of<LaunchProcs>(env.take_sent()).at(0).second.nspace;
   ctl->handle(Address::daemon(2), ProcsStarted{ns, 2, Status::Success});

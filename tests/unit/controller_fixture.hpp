@@ -108,6 +108,14 @@ class ControllerTest : public ::testing::Test {
     daemons_ready(nodes);
     env.take_sent();
   }
+  // A DVM of `nodes` (besides the head node), all of them up, and the scheduler attached: jobs
+  // spawned into the pool run there; requests go to the scheduler. Outbox empty.
+  void scheduled_dvm(std::initializer_list<NodeId> nodes) {
+    make(ControllerConfig{true, NoSchedulerMode::Hold, std::vector<NodeId>(nodes)});
+    daemons_ready(nodes);
+    env.take_sent();
+    attach();
+  }
   // A RELEASE naming nodes, from the tool through requestor `who`.
   void release_nodes(std::uint64_t id, std::string list, std::uint32_t who = 1) {
     ctl->handle(Address::requestor(who),

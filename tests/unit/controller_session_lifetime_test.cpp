@@ -58,10 +58,7 @@ TEST_F(ControllerTest, SepDetachesATiedSessionAloneOrBesideAnOperation) {
 }
 
 TEST_F(ControllerTest, ASessionTiedToAJobEndsWithThatJob) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {3}});
-  daemons_ready({3});
-  env.take_sent();
-  attach();
+  scheduled_dvm({3});
   const std::string owner_job = spawned(spawn(9, 4, {}), {3});
   from_scheduler(1, 1, with(owned(instantiate("n01:8", "alloc-1"), Proc{owner_job, 0}), key::SESSION_SEP, false));
   daemons_ready({1});

@@ -192,10 +192,7 @@ TEST_F(ControllerTest, AJobPausedBehindTheFenceDoesNotRunWhenLaunched) {
 // ---------------------------------------------------------------- UINT32_MAX: every session the caller controls
 
 TEST_F(ControllerTest, AllSessionsFromTheSchedulerMeansItsSessionsNotTheDvmPool) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {3}});
-  daemons_ready({3});
-  env.take_sent();
-  attach();
+  scheduled_dvm({3});
   const std::string s1 = running_session(1, "n01:8", {1}, 8);
   const std::string s2 = running_session(2, "n02:8", {2}, 8);
   const std::string pool = spawned(spawn(9, 4, {}), {3});

@@ -5,6 +5,18 @@
 namespace pmixflow::test::controller_tests {
 namespace {
 
+class SlotsTest : public ControllerTest {
+ protected:
+  // Session 1's job of `np` processes runs on n01 and n02, and n02's daemon is lost: the job is
+  // aborted, but has not heard from n01 yet, so its slots on n02 are still taken (J25).
+  void lose_n02_under_a_job(std::string nodes, std::uint32_t np) {
+    attach();
+    running_session(1, std::move(nodes), {1, 2}, np);
+    ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
+    env.take_sent();
+  }
+};
+
 TEST_F(ControllerTest, APoolJobsSlotsComeBackOnlyWhenTheWholeJobHasEnded) {
   serve_dvm({1, 2});
   const std::string job = spawned(spawn(5, 12, {}), {1, 2});  // 8 ranks on n01, 4 on n02
@@ -50,10 +62,7 @@ TEST_F(ControllerTest, AnActivationsJobFindsOnlyTheSlotsJobsMappedThereLeft) {
 }
 
 TEST_F(ControllerTest, ADeadNodesSlotsStayTakenUntilItsJobHasEnded) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1, 2});
   const std::string ns = spawned(spawn(5, 16, {}), {1, 2});
   ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
   env.take_sent();
@@ -67,6 +76,45 @@ TEST_F(ControllerTest, ADeadNodesSlotsStayTakenUntilItsJobHasEnded) {
   env.take_sent();
   ctl->handle(Address::requestor(1), spawn(7, 16, {}));
   EXPECT_EQ(all_of<LaunchProcs>(env.take_sent()).size(), 2u) << "both nodes are free once the job has ended";
+}
+
+TEST_F(SlotsTest, AnInstantiationsJobFindsOnlyWhatALostNodesJobLeftThere) {
+  lose_n02_under_a_job("n01:8,n02:4", 12);
+  // n02 granted again before the aborted job has heard from n01: 4 of its slots are still that
+  // job's (J25), so the new session's job is mapped onto the 4 left (J26), not onto all 8.
+  from_scheduler(2, 2, instantiate("n02:8", "alloc-2", {sleep_app(0, 100)}));
+  daemons_ready({2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].first, Address::daemon(2));
+  EXPECT_EQ(launches[0].second.local_procs, 4u);
+}
+
+TEST_F(SlotsTest, AnInstantiationsJobThatFindsNoSlotLeftFailsToMap) {
+  lose_n02_under_a_job("n01:8,n02:8", 16);
+  from_scheduler(2, 2, instantiate("n02:8", "alloc-2", {sleep_app(8, 100)}));
+  daemons_ready({2});
+  // PRRTE's mapper finds no slot on its only node: the job fails to map, and the scheduler hears so.
+  const auto sent = env.take_sent();
+  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());
+  const auto answers = all_of<SessionCtrlResponse>(sent);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].first, Address::scheduler());
+  EXPECT_EQ(answers[0].second.status, Status::ErrJobFailedToMap);
+}
+
+TEST_F(SlotsTest, ASpawnAllocsFreshGrantFindsOnlyWhatALostNodesJobLeftThere) {
+  lose_n02_under_a_job("n01:8,n02:4", 12);
+  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
+  const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
+  from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
+  env.take_sent();
+  ctl->handle(Address::scheduler(),
+              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
+  daemons_ready({2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 4u) << "the 4 slots the lost node's job left, not the 8 granted";
 }
 
 TEST_F(ControllerTest, TwoReservationsSharingANodeNeverMapMoreThanItsSlots) {

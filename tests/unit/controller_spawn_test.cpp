@@ -18,10 +18,7 @@ TEST_F(ControllerTest, ASpawnWithoutAppsIsABadParam) {
 }
 
 TEST_F(ControllerTest, ASpawnWithoutAnAllocationUsesOnlyTheFreeDvmPool) {
-  make(ControllerConfig{true, NoSchedulerMode::Hold, {1, 2}});
-  daemons_ready({1, 2});
-  env.take_sent();
-  attach();
+  scheduled_dvm({1, 2});
   reservation(1, "n02:8", {2}, kTool);  // n02 is withheld for session 1
   ctl->handle(Address::requestor(1), spawn(5, 12, {}));
   const auto refused = only<SpawnResponse>(env.take_sent(), Address::requestor(1));

@@ -235,12 +235,16 @@ void Dvm::release(NodeId n, std::uint32_t session, bool keep_daemon) {
 
 void Dvm::remove_procs(NodeId n, std::uint32_t procs) { nodes_[n].procs -= std::min(nodes_[n].procs, procs); }
 
+std::uint32_t Dvm::free_slots(NodeId n, std::uint32_t granted) const {
+  const std::uint32_t cap = std::max(cluster_.node(n).slots, granted);
+  return cap - std::min(nodes_[n].procs, cap);
+}
+
 SlotList Dvm::general_pool() const {
   SlotList slots;
   for (NodeId n = 0; n < cluster_.size(); ++n)  // withheld nodes are only for their session's jobs
-    if (cluster_.node(n).schedulable && nodes_[n].daemon == DaemonState::Up && nodes_[n].sessions.empty() &&
-        nodes_[n].procs < cluster_.node(n).slots)
-      slots.emplace_back(n, cluster_.node(n).slots - nodes_[n].procs);
+    if (cluster_.node(n).schedulable && nodes_[n].daemon == DaemonState::Up && nodes_[n].sessions.empty())
+      if (const std::uint32_t free = free_slots(n)) slots.emplace_back(n, free);
   return slots;
 }
 

@@ -108,10 +108,21 @@ bool Jobs::any_live_in_line(const std::function<bool(const std::string&)>& in_li
   return false;
 }
 
-std::uint32_t Jobs::procs_on(const std::vector<std::string>& nspaces, NodeId n) const {
-  std::uint32_t used = 0;
-  for (const auto& ns : nspaces) used += jobs_.at(ns).procs_on(n);
-  return used;
+SlotList Jobs::procs_by_node(const std::vector<std::string>& nspaces) const {
+  SlotList all;
+  for (const auto& ns : nspaces) {
+    const auto& by_node = jobs_.at(ns).by_node;
+    all.insert(all.end(), by_node.begin(), by_node.end());
+  }
+  std::sort(all.begin(), all.end());
+  SlotList summed;
+  for (const auto& [n, procs] : all) {
+    if (!summed.empty() && summed.back().first == n)
+      summed.back().second += procs;
+    else
+      summed.emplace_back(n, procs);
+  }
+  return summed;
 }
 
 void Jobs::hold(const Job& job) {
@@ -227,7 +238,7 @@ void Jobs::on_started(const ProcsStarted& m) {
 }
 
 void Jobs::count_started(Job& job) {
-  if (++job.started < job.placement.size() || job.state != JobState::Launching || job.status != Status::Success) return;
+  if (++job.started < job.placement.size() || job.state != JobState::Launching || job.ending()) return;
   // Every node left the DVM before any rank there started: the job never ran, and ends with the
   // release (PRRTE's job never reaches RUNNING; prte_plm_base_post_launch() never runs).
   if (!job.ran) return;
@@ -251,8 +262,9 @@ void Jobs::ranks_ended(Job& job, const ProcsEnded& m) {
   // The job's status is the first failure any of its daemons reports. As PRRTE's errmgr
   // (proc_errors()), that first abnormal end, a launch that failed, a non-zero exit or a signal,
   // kills the job's other ranks at once.
-  if (job.status == Status::Success && m.status != Status::Success) {
+  if (!job.ending() && m.status != Status::Success) {
     job.status = m.status;
+    job.aborted = true;
     for (const auto& [n, procs] : job.by_node)
       if (!job.ended_on.contains(n) && dvm_.node(n).daemon == DaemonState::Up)
         env_.send(Address::daemon(n), KillProcs{job.nspace, m.status});
@@ -283,8 +295,7 @@ void Jobs::kill_children(const std::string& parent, const std::vector<std::strin
   for (const auto& nspace : children) {
     Job* child = find(nspace);
     // One already being ended (a time limit, a failed rank, a TERMINATE) keeps its own end.
-    if (!child || (only_tied && !child->ends_with_parent) || child->state == JobState::Ended ||
-        child->status != Status::Success)
+    if (!child || (only_tied && !child->ends_with_parent) || child->state == JobState::Ended || child->ending())
       continue;
     env_.log(ev::JobChildKilled{.nspace = nspace, .corr = child->corr, .parent_job = parent});
     terminate(*child, Status::ErrJobKilledByCmd);
@@ -321,6 +332,9 @@ void Jobs::send_to_ranks(const Job& job, const Message& msg, std::optional<NodeI
 }
 
 void Jobs::terminate(Job& job, Status reason) {
+  // A job already being ended keeps its first end (J20): a later order finds its processes
+  // already being killed, as PRRTE's kill of a job already aborting changes nothing.
+  if (job.ending()) return;
   if (job.state == JobState::Fenced) return end_unlaunched(job, reason);
   job.status = reason;
   set_suspended(job, false, job.stopped_by);  // stopped processes are continued first, then killed
@@ -353,7 +367,10 @@ void Jobs::abort_on(NodeId node) {
   for (const auto& ns : hit) {
     Job* job = find(ns);
     if (!job) continue;
-    job->status = Status::ErrJobAbortedBySysEvent;
+    // As PRRTE's TERM_WO_SYNC branch: the job's end unless a failure came first (an order does
+    // not count: J20).
+    if (!job->aborted) job->status = Status::ErrJobAbortedBySysEvent;
+    job->aborted = true;
     send_to_ranks(*job, KillProcs{ns, Status::ErrJobAbortedBySysEvent}, node);
     if (job->state == JobState::Fenced)
       end_unlaunched(*job, Status::ErrJobAbortedBySysEvent);

@@ -105,8 +105,6 @@ NewSession read_instantiation(const Origin& origin, std::uint32_t id, const Info
     job.session = id;
     job.apps = *apps;
     job.corr = origin.corr;
-    job.unmappable = !Jobs::map(job, s.nodes);  // not refused here: it fails at launch
-    s.live_jobs.push_back(job.nspace);
     s.instantiate_answer = origin;
     out.job = std::move(job);
   }
@@ -155,6 +153,10 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
     replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id, &s));
     return Status::Success;
   }
+  // Mapped over what its nodes have left (J26): a granted node may still hold slots of a job
+  // that ran there before it left the DVM. Not refused here: it fails at launch.
+  fresh.job->unmappable = !Jobs::map(*fresh.job, slots_left(s));
+  s.live_jobs.push_back(fresh.job->nspace);
   jobs_.start_or_fence(jobs_.add(std::move(*fresh.job)), growing);
   return Status::Success;
 }
@@ -193,6 +195,20 @@ Status Sessions::terminate(Session& s, Status reason) {
   for (const auto& nspace : live)
     if (Job* job = jobs_.find(nspace)) jobs_.terminate(*job, reason);
   return Status::Success;
+}
+
+SlotList Sessions::slots_left(const Session& s) const {
+  // What the session's own jobs leave of its slots, and no more than the node has free: a node
+  // shared with another session, or still held by a job that ran there before it left the DVM
+  // (J25), has fewer. A node granted with more slots than it has (`n01:16`) may hold them all.
+  const SlotList own = jobs_.procs_by_node(s.live_jobs);
+  SlotList slots;
+  for (const auto& [n, k] : s.nodes) {
+    const auto it = std::lower_bound(own.begin(), own.end(), std::pair<NodeId, std::uint32_t>{n, 0});
+    const std::uint32_t used = it != own.end() && it->first == n ? it->second : 0;
+    if (const std::uint32_t free = std::min(k - std::min(used, k), dvm_.free_slots(n, k))) slots.emplace_back(n, free);
+  }
+  return slots;
 }
 
 InfoList session_ctrl_response(std::string_view ctrl_id, const Session* s, std::string_view nspace) {

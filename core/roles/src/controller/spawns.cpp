@@ -54,22 +54,7 @@ void Spawns::into_existing(std::uint64_t id, const Spawn& spawn) {
   if (!s) return finish(id, Status::ErrNotFound, {});
   if (!owns(p_.sessions.caller_of(spawn.request.caller, spawn.request.job_info, false), s->owner, s->id))
     return finish(id, Status::ErrNoPermissions, {});
-  launch(id, session_slots(*s), s->id);
-}
-
-SlotList Spawns::session_slots(const Session& s) const {
-  // What the session's own jobs leave of its slots, and no more than the node has free: a node
-  // shared with another session, or still held by a job that ran there before it left the DVM
-  // (J25), has fewer.
-  SlotList slots;
-  for (const auto& [n, k] : s.nodes) {
-    const std::uint32_t own = p_.jobs.procs_on(s.live_jobs, n);
-    // A node granted with more slots than it has (`n01:16`) may hold that many.
-    const std::uint32_t cap = std::max(p_.cluster.node(n).slots, k);
-    const std::uint32_t node_free = cap - std::min(p_.dvm.node(n).procs, cap);
-    if (const std::uint32_t free = std::min(k - std::min(own, k), node_free)) slots.emplace_back(n, free);
-  }
-  return slots;
+  launch(id, p_.sessions.slots_left(*s), s->id);
 }
 
 bool Spawns::on_given_nodes(const Job& job) const {
@@ -113,7 +98,8 @@ void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
   // A job that no longer fits fails in mapping as it launches (MAP_FAILED), holding nothing.
   for (Job* job : held) {
     const Session* s = job->session ? p_.sessions.find(job->session) : nullptr;
-    job->unmappable = (job->session && !s) || !p_.jobs.map_held(*job, s ? session_slots(*s) : p_.dvm.general_pool());
+    job->unmappable =
+        (job->session && !s) || !p_.jobs.map_held(*job, s ? p_.sessions.slots_left(*s) : p_.dvm.general_pool());
     // A session's node may have no daemon (lost, or a growth undone): started as at a spawn, and
     // the job is held once more until it is up.
     if (!job->unmappable) start_daemons(*job);
@@ -137,8 +123,7 @@ void Spawns::with_allocation(std::uint64_t id, const Spawn& spawn, const InfoLis
   // What the activated nodes have free: a slot is taken by whatever is mapped there.
   SlotList slots;
   for (NodeId n : nodes)
-    if (const std::uint32_t used = p_.dvm.node(n).procs; used < p_.cluster.node(n).slots)
-      slots.emplace_back(n, p_.cluster.node(n).slots - used);
+    if (const std::uint32_t free = p_.dvm.free_slots(n)) slots.emplace_back(n, free);
   launch(id, slots, 0);
 }
 
@@ -157,7 +142,9 @@ void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
   if (!session) return finish(id, Status::ErrJobAllocFailed, {});
   spawn.alloc_id = *alloc_id;
   spawn.session = session->id;
-  launch(id, session->nodes, session->id);  // a fresh grant is mapped as granted, as an instantiation's job
+  // Over what its nodes have left (J26): a granted node may still hold slots of a job that ran
+  // there before it left the DVM.
+  launch(id, p_.sessions.slots_left(*session), session->id);
 }
 
 void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session) {

@@ -101,6 +101,9 @@ class Dvm {
   void release(NodeId n, std::uint32_t session, bool keep_daemon);
   void add_procs(NodeId n, std::uint32_t procs) { nodes_[n].procs += procs; }
   void remove_procs(NodeId n, std::uint32_t procs);
+  // What node `n` has free: its slots, or as many as a grant gave it where that is more
+  // (`n01:16`), less the slots in use there (PRRTE's slots - slots_inuse).
+  std::uint32_t free_slots(NodeId n, std::uint32_t granted = 0) const;
   // The slots a spawn into the DVM's general pool may use: up, not withheld, not full.
   SlotList general_pool() const;
 

@@ -43,7 +43,13 @@ struct Job {
   std::uint32_t started = 0;
   bool ran = false;  // a rank started somewhere
   std::uint32_t ended = 0;
+  // How it is ending: set once, by the first thing that ends it (an order, a time limit, a failed
+  // rank, a lost node), as PRRTE's first failure wins (PRTE_JOB_FLAG_ABORTED).
   Status status = Status::Success;
+  bool ending() const { return status != Status::Success; }
+  // Ending by a failure (a rank's abnormal end, a lost node), not by an order: PRRTE's
+  // PRTE_JOB_FLAG_ABORTED, which keeps even a lost node from changing the job's end.
+  bool aborted = false;
   std::string corr;
   // Stopped by PMIX_SESSION_PAUSE or PREEMPT. One state, as PRRTE's PRTE_JOB_FLAG_SUSPENDED:
   // whichever stopped it, RESUME and RESTORE both continue it (docs/prrte-conformance.md).
@@ -103,8 +109,8 @@ class Jobs {
   std::vector<std::string> ancestry(const std::string& nspace) const { return lineage_.ancestry(nspace); }
   // Whether a live job, or a job that spawned it, is one `in_line` names.
   bool any_live_in_line(const std::function<bool(const std::string&)>& in_line) const;
-  // Processes of these jobs placed on node `n`.
-  std::uint32_t procs_on(const std::vector<std::string>& nspaces, NodeId n) const;
+  // Processes of these jobs, node by node, in node order.
+  SlotList procs_by_node(const std::vector<std::string>& nspaces) const;
   // A held job mapped again, as PRRTE resets a held job's map: `unmap` gives back what its map
   // held, `map_held` maps its apps as asked onto `slots` and takes them.
   void unmap(Job& job);

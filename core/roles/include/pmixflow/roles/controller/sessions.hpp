@@ -92,6 +92,9 @@ class Sessions {
   // A PAUSE or PREEMPT the call `corr` made is reversed, as its caller would (RESUME, RESTORE).
   void reverse_stop(const std::string& corr, std::string_view why);
 
+  // What a new job of the session may be mapped onto: what its own jobs leave of its slots,
+  // and no more than each node has free (PRRTE's get_target_nodes(), slots - slots_inuse).
+  SlotList slots_left(const Session& s) const;
   // Who `proc` is to the sessions: a tool, or a process of one of the RM's jobs.
   SessionCaller caller_of(const Proc& proc, const InfoList& info, bool scheduler) const;
   // The session holds these nodes too; the DVM grows over those without a daemon, told to its

@@ -64,8 +64,6 @@ class Spawns {
   };
   // No allocation carried: the slots of the session it names, or of the general pool.
   void into_existing(std::uint64_t id, const Spawn& spawn);
-  // What the session's jobs leave free: a spawn never oversubscribes.
-  SlotList session_slots(const Session& s) const;
   // A held job whose nodes were given with its spawn (an ACTIVATE): never mapped elsewhere.
   bool on_given_nodes(const Job& job) const;
   // What the held job was mapped onto is no longer its to use.
