@@ -11,10 +11,15 @@ class SlotsTest : public ControllerTest {
   // aborted, but has not heard from n01 yet, so its slots on n02 are still taken (J25).
   void lose_n02_under_a_job(std::string nodes, std::uint32_t np) {
     attach();
-    running_session(1, std::move(nodes), {1, 2}, np);
+    job_ = running_session(1, std::move(nodes), {1, 2}, np);
     ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
     env.take_sent();
   }
+  // The job running when n02 was lost.
+  const std::string& lost_job() const { return job_; }
+
+ private:
+  std::string job_;
 };
 
 TEST_F(ControllerTest, APoolJobsSlotsComeBackOnlyWhenTheWholeJobHasEnded) {
@@ -115,6 +120,34 @@ TEST_F(SlotsTest, ASpawnAllocsFreshGrantFindsOnlyWhatALostNodesJobLeftThere) {
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 1u);
   EXPECT_EQ(launches[0].second.local_procs, 4u) << "the 4 slots the lost node's job left, not the 8 granted";
+}
+
+TEST_F(SlotsTest, AnInstantiationsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBeforeItLaunches) {
+  lose_n02_under_a_job("n01:8,n02:8", 16);
+  from_scheduler(2, 2, instantiate("n02:8", "alloc-2", {sleep_app(0, 100)}));
+  // The lost node's job ends while n02's new daemon starts: PRRTE maps the held job only now.
+  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
+  env.take_sent();
+  daemons_ready({2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 8u);
+}
+
+TEST_F(SlotsTest, ASpawnAllocsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBeforeItLaunches) {
+  lose_n02_under_a_job("n01:8,n02:4", 12);
+  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
+  const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
+  from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
+  env.take_sent();
+  ctl->handle(Address::scheduler(),
+              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
+  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
+  env.take_sent();
+  daemons_ready({2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 8u) << "every slot granted: the lost node's job has ended";
 }
 
 TEST_F(ControllerTest, TwoReservationsSharingANodeNeverMapMoreThanItsSlots) {

@@ -155,7 +155,9 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
   }
   // Mapped over what its nodes have left (J26): a granted node may still hold slots of a job
   // that ran there before it left the DVM. Not refused here: it fails at launch.
-  fresh.job->unmappable = !Jobs::map(*fresh.job, slots_left(s));
+  const SlotList slots = slots_left(s);
+  fresh.job->held_back = slots != s.nodes;
+  fresh.job->unmappable = !Jobs::map(*fresh.job, slots);
   s.live_jobs.push_back(fresh.job->nspace);
   jobs_.start_or_fence(jobs_.add(std::move(*fresh.job)), growing);
   return Status::Success;

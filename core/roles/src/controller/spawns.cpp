@@ -82,16 +82,19 @@ bool Spawns::moved_under(const Job& job) const {
 void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
   // PRRTE maps a held job only once the fence lifts, in the order held; pmixflow maps a job as
   // it is asked for. The two differ when what a held job was mapped onto has changed meanwhile
-  // (a shrink, a reservation): then every held job is mapped again, in order, as PRRTE would,
-  // once the fence is down for good (a replayed release may just have raised it again).
+  // (a shrink, a reservation), or when a fresh grant's job found some of its slots still held
+  // by others' jobs, which may have ended since: then every held job is mapped again, in order,
+  // as PRRTE would, once the fence is down for good (a replayed release may just have raised
+  // it again).
   if (p_.dvm.changing()) return;
   std::vector<Job*> held;
   bool changed = false;
   for (const auto& nspace : fenced) {
     Job* job = p_.jobs.find(nspace);
-    if (!job || job->unmappable || on_given_nodes(*job)) continue;
+    if (!job || (job->unmappable && !job->held_back) || on_given_nodes(*job)) continue;
     held.push_back(job);
-    changed = changed || moved_under(*job);
+    changed = changed || job->held_back || moved_under(*job);
+    job->held_back = false;
   }
   if (!changed) return;
   for (Job* job : held) p_.jobs.unmap(*job);
@@ -144,16 +147,18 @@ void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
   spawn.session = session->id;
   // Over what its nodes have left (J26): a granted node may still hold slots of a job that ran
   // there before it left the DVM.
-  launch(id, p_.sessions.slots_left(*session), session->id);
+  const SlotList slots = p_.sessions.slots_left(*session);
+  launch(id, slots, session->id, slots != session->nodes);
 }
 
-void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session) {
+void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t session, bool held_back) {
   Spawn& spawn = spawns_.at(id);
   Job job;
   job.session = session;
   job.apps = spawn.request.apps;
   job.corr = spawn.request.corr;
   job.spawn = id;
+  job.held_back = held_back;
   Session* s = session ? p_.sessions.find(session) : nullptr;
   job.nspace = s ? s->next_nspace() : p_.jobs.next_pool_nspace();
   // Mapped only onto what it was given, never onto anything else the DVM holds.

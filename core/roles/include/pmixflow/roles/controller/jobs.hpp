@@ -43,8 +43,8 @@ struct Job {
   std::uint32_t started = 0;
   bool ran = false;  // a rank started somewhere
   std::uint32_t ended = 0;
-  // How it is ending: set once, by the first thing that ends it (an order, a time limit, a failed
-  // rank, a lost node), as PRRTE's first failure wins (PRTE_JOB_FLAG_ABORTED).
+  // How it is ending: set by the first thing that ends it (an order, a time limit, a failed rank,
+  // a lost node); later orders leave it. Only a lost node replaces an order's (`aborted`).
   Status status = Status::Success;
   bool ending() const { return status != Status::Success; }
   // Ending by a failure (a rank's abnormal end, a lost node), not by an order: PRRTE's
@@ -62,6 +62,9 @@ struct Job {
   // More processes than its session's slots: it waits like any job, then fails in mapping
   // (MAP_FAILED), as PRRTE checks nothing before (docs/prrte-conformance.md S72, J12).
   bool unmappable = false;
+  // A fresh grant's job mapped onto less than was granted, other jobs still holding the rest
+  // (J26): mapped again as the fence lifts, when PRRTE would first map it.
+  bool held_back = false;
   // Both counted from when the job is set up (before it waits behind the fence), as PRRTE's
   // prte_plm_base_setup_job() arms them. PMIX_JOB_TIMEOUT: how long the job may exist.
   // PMIX_SPAWN_TIMEOUT (or PMIX_TIMEOUT): how long its processes may take to start.

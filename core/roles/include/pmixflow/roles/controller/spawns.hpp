@@ -69,7 +69,8 @@ class Spawns {
   // What the held job was mapped onto is no longer its to use.
   bool moved_under(const Job& job) const;
   void with_allocation(std::uint64_t id, const Spawn& spawn, const InfoList& alloc);
-  void launch(std::uint64_t id, const SlotList& slots, std::uint32_t session);
+  // `held_back`: a fresh grant of which other jobs still hold some slots (Job::held_back).
+  void launch(std::uint64_t id, const SlotList& slots, std::uint32_t session, bool held_back = false);
   void start_daemons(const Job& job);
   void release(std::uint64_t id, const Spawn& spawn);
   void finish(std::uint64_t id, Status status, const std::string& nspace);
