@@ -15,6 +15,16 @@ class SlotsTest : public ControllerTest {
     ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
     env.take_sent();
   }
+  // A spawn filling whatever its own allocation gets (PMIX_SPAWN_ALLOC), which the scheduler
+  // grants as all of n02, session 2.
+  void spawn_granted_all_of_n02() {
+    ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
+    const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
+    from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
+    env.take_sent();
+    ctl->handle(Address::scheduler(),
+                AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
+  }
   // The job running when n02 was lost.
   const std::string& lost_job() const { return job_; }
 
@@ -110,12 +120,7 @@ TEST_F(SlotsTest, AnInstantiationsJobThatFindsNoSlotLeftFailsToMap) {
 
 TEST_F(SlotsTest, ASpawnAllocsFreshGrantFindsOnlyWhatALostNodesJobLeftThere) {
   lose_n02_under_a_job("n01:8,n02:4", 12);
-  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
-  const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
-  from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
-  env.take_sent();
-  ctl->handle(Address::scheduler(),
-              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
+  spawn_granted_all_of_n02();
   daemons_ready({2});
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 1u);
@@ -136,12 +141,7 @@ TEST_F(SlotsTest, AnInstantiationsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBa
 
 TEST_F(SlotsTest, ASpawnAllocsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBeforeItLaunches) {
   lose_n02_under_a_job("n01:8,n02:4", 12);
-  ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
-  const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
-  from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
-  env.take_sent();
-  ctl->handle(Address::scheduler(),
-              AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
+  spawn_granted_all_of_n02();
   ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
   env.take_sent();
   daemons_ready({2});
