@@ -15,10 +15,10 @@ class SlotsTest : public ControllerTest {
     ctl->handle(Address::daemon(2), PeerLost{Address::daemon(2)});
     env.take_sent();
   }
-  // A spawn filling whatever its own allocation gets (PMIX_SPAWN_ALLOC), which the scheduler
-  // grants as all of n02, session 2.
-  void spawn_granted_all_of_n02() {
-    ctl->handle(Address::requestor(1), spawn(5, 0, spawn_alloc(Directive::New, cpus(8))));
+  // A spawn of `np` processes (0: whatever its allocation gets) with its own allocation
+  // (PMIX_SPAWN_ALLOC), which the scheduler grants as all of n02, session 2.
+  void spawn_granted_all_of_n02(std::uint32_t np = 0) {
+    ctl->handle(Address::requestor(1), spawn(5, np, spawn_alloc(Directive::New, cpus(8))));
     const auto fwd = only<AllocRequest>(env.take_sent(), Address::scheduler());
     from_scheduler(20, 2, owned(instantiate("n02:8", "alloc-2"), kTool));
     env.take_sent();
@@ -148,6 +148,35 @@ TEST_F(SlotsTest, ASpawnAllocsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBe
   const auto launches = all_of<LaunchProcs>(env.take_sent());
   ASSERT_EQ(launches.size(), 1u);
   EXPECT_EQ(launches[0].second.local_procs, 8u) << "every slot granted: the lost node's job has ended";
+}
+
+TEST_F(SlotsTest, ASpawnAllocsJobThatDoesNotFitYetWaitsForTheFenceToLift) {
+  lose_n02_under_a_job("n01:8,n02:4", 12);
+  spawn_granted_all_of_n02(8);
+  EXPECT_TRUE(all_of<SpawnResponse>(env.take_sent()).empty()) << "held behind the fence, not refused";
+  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
+  env.take_sent();
+  daemons_ready({2});
+  const auto launches = all_of<LaunchProcs>(env.take_sent());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].second.local_procs, 8u);
+}
+
+TEST_F(SlotsTest, ASpawnAllocsJobThatStillDoesNotFitAsTheFenceLiftsFailsToMap) {
+  lose_n02_under_a_job("n01:8,n02:4", 12);
+  spawn_granted_all_of_n02(8);
+  daemons_ready({2});
+  auto sent = env.take_sent();
+  EXPECT_TRUE(all_of<LaunchProcs>(sent).empty());
+  EXPECT_EQ(env.count_events("job.end", {"\"status\":\"PMIX_ERR_JOB_FAILED_TO_MAP\""}), 1u);
+  // Its allocation is handed back first; the spawn fails once the release is answered.
+  const auto releases = all_of<AllocRequest>(sent);
+  ASSERT_EQ(releases.size(), 1u);
+  EXPECT_EQ(releases[0].second.directive, Directive::Release);
+  ctl->handle(Address::scheduler(), AllocResponse{releases[0].second.id, Status::Success, {}, releases[0].second.corr});
+  const auto answers = all_of<SpawnResponse>(env.take_sent());
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].second.status, Status::ErrJobFailedToMap);
 }
 
 TEST_F(ControllerTest, TwoReservationsSharingANodeNeverMapMoreThanItsSlots) {

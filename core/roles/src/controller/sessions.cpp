@@ -153,8 +153,9 @@ Status Sessions::instantiate(const Origin& origin, const Proc& caller, std::uint
     replies_.session_ctrl(origin, Status::Success, session_ctrl_response(s.ctrl_id, &s));
     return Status::Success;
   }
-  // Mapped over what its nodes have left (J26): a granted node may still hold slots of a job
-  // that ran there before it left the DVM. Not refused here: it fails at launch.
+  // Mapped over what its nodes have left (J26): a granted node may still hold another job's
+  // slots (a shared node, or a job that ran there before it left the DVM). Not refused here: it
+  // fails at launch.
   const SlotList slots = slots_left(s);
   fresh.job->held_back = slots != s.nodes;
   fresh.job->unmappable = !Jobs::map(*fresh.job, slots);

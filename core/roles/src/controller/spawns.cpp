@@ -94,15 +94,16 @@ void Spawns::remap_fenced(const std::deque<std::string>& fenced) {
     if (!job || (job->unmappable && !job->held_back) || on_given_nodes(*job)) continue;
     held.push_back(job);
     changed = changed || job->held_back || moved_under(*job);
-    job->held_back = false;
   }
   if (!changed) return;
   for (Job* job : held) p_.jobs.unmap(*job);
   // A job that no longer fits fails in mapping as it launches (MAP_FAILED), holding nothing.
   for (Job* job : held) {
     const Session* s = job->session ? p_.sessions.find(job->session) : nullptr;
-    job->unmappable =
-        (job->session && !s) || !p_.jobs.map_held(*job, s ? p_.sessions.slots_left(*s) : p_.dvm.general_pool());
+    const SlotList slots = s ? p_.sessions.slots_left(*s) : p_.dvm.general_pool();
+    // Still held back, it is mapped again should the fence rise once more (a daemon to start).
+    job->held_back = job->held_back && s && slots != s->nodes;
+    job->unmappable = (job->session && !s) || !p_.jobs.map_held(*job, slots);
     // A session's node may have no daemon (lost, or a growth undone): started as at a spawn, and
     // the job is held once more until it is up.
     if (!job->unmappable) start_daemons(*job);
@@ -145,8 +146,8 @@ void Spawns::allocated(std::uint64_t id, Status status, const InfoList& info) {
   if (!session) return finish(id, Status::ErrJobAllocFailed, {});
   spawn.alloc_id = *alloc_id;
   spawn.session = session->id;
-  // Over what its nodes have left (J26): a granted node may still hold slots of a job that ran
-  // there before it left the DVM.
+  // Over what its nodes have left (J26): a granted node may still hold another job's slots (a
+  // shared node, or a job that ran there before it left the DVM).
   const SlotList slots = p_.sessions.slots_left(*session);
   launch(id, slots, session->id, slots != session->nodes);
 }
@@ -161,8 +162,10 @@ void Spawns::launch(std::uint64_t id, const SlotList& slots, std::uint32_t sessi
   job.held_back = held_back;
   Session* s = session ? p_.sessions.find(session) : nullptr;
   job.nspace = s ? s->next_nspace() : p_.jobs.next_pool_nspace();
-  // Mapped only onto what it was given, never onto anything else the DVM holds.
-  if (!Jobs::map(job, slots)) {
+  // Mapped only onto what it was given, never onto anything else the DVM holds. A fresh grant's
+  // job that waits for the DVM to grow is mapped again as the fence lifts (J26): it may fit then.
+  job.unmappable = !Jobs::map(job, slots);
+  if (job.unmappable && !(held_back && p_.dvm.changing())) {
     spawn.launch_error = Status::ErrOutOfResource;
     if (spawn.alloc_id.empty()) return finish(id, Status::ErrOutOfResource, {});
     InfoList release;

@@ -44,7 +44,8 @@ struct Job {
   bool ran = false;  // a rank started somewhere
   std::uint32_t ended = 0;
   // How it is ending: set by the first thing that ends it (an order, a time limit, a failed rank,
-  // a lost node); later orders leave it. Only a lost node replaces an order's (`aborted`).
+  // a lost node); later orders leave it. A lost node replaces it unless a failure came first
+  // (`aborted`).
   Status status = Status::Success;
   bool ending() const { return status != Status::Success; }
   // Ending by a failure (a rank's abnormal end, a lost node), not by an order: PRRTE's
