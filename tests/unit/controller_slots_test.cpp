@@ -1,5 +1,6 @@
-// How the DVM counts its slots in use (docs/prrte-conformance.md J24, J25): taken as a job is
-// mapped, given back when the whole job is done with, on every node of its map at once.
+// How the DVM counts its slots in use (docs/prrte-conformance.md J24, J25, J26): taken as a job
+// is mapped, given back when the whole job is done with, on every node of its map at once; and
+// what a job finds left on the nodes it is granted.
 #include "controller_fixture.hpp"
 
 namespace pmixflow::test::controller_tests {
@@ -25,8 +26,16 @@ class SlotsTest : public ControllerTest {
     ctl->handle(Address::scheduler(),
                 AllocResponse{fwd.id, Status::Success, with({}, key::ALLOC_ID, std::string("alloc-2")), "sp#5"});
   }
-  // The job running when n02 was lost.
-  const std::string& lost_job() const { return job_; }
+  // The lost node's job ends while n02's new daemon starts; the held job, mapped again as the
+  // fence lifts, gets all 8 of n02's slots.
+  void expect_every_slot_of_n02_once_the_lost_job_ends() {
+    ctl->handle(Address::daemon(1), ProcsEnded{job_, 1, Status::ErrJobAbortedBySysEvent, 0});
+    env.take_sent();
+    daemons_ready({2});
+    const auto launches = all_of<LaunchProcs>(env.take_sent());
+    ASSERT_EQ(launches.size(), 1u);
+    EXPECT_EQ(launches[0].second.local_procs, 8u);
+  }
 
  private:
   std::string job_;
@@ -130,36 +139,21 @@ TEST_F(SlotsTest, ASpawnAllocsFreshGrantFindsOnlyWhatALostNodesJobLeftThere) {
 TEST_F(SlotsTest, AnInstantiationsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBeforeItLaunches) {
   lose_n02_under_a_job("n01:8,n02:8", 16);
   from_scheduler(2, 2, instantiate("n02:8", "alloc-2", {sleep_app(0, 100)}));
-  // The lost node's job ends while n02's new daemon starts: PRRTE maps the held job only now.
-  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
-  env.take_sent();
-  daemons_ready({2});
-  const auto launches = all_of<LaunchProcs>(env.take_sent());
-  ASSERT_EQ(launches.size(), 1u);
-  EXPECT_EQ(launches[0].second.local_procs, 8u);
+  // PRRTE maps the held job only as the fence lifts.
+  expect_every_slot_of_n02_once_the_lost_job_ends();
 }
 
 TEST_F(SlotsTest, ASpawnAllocsJobIsMappedAgainWhenTheSlotsItFoundTakenComeBackBeforeItLaunches) {
   lose_n02_under_a_job("n01:8,n02:4", 12);
   spawn_granted_all_of_n02();
-  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
-  env.take_sent();
-  daemons_ready({2});
-  const auto launches = all_of<LaunchProcs>(env.take_sent());
-  ASSERT_EQ(launches.size(), 1u);
-  EXPECT_EQ(launches[0].second.local_procs, 8u) << "every slot granted: the lost node's job has ended";
+  expect_every_slot_of_n02_once_the_lost_job_ends();
 }
 
 TEST_F(SlotsTest, ASpawnAllocsJobThatDoesNotFitYetWaitsForTheFenceToLift) {
   lose_n02_under_a_job("n01:8,n02:4", 12);
   spawn_granted_all_of_n02(8);
   EXPECT_TRUE(all_of<SpawnResponse>(env.take_sent()).empty()) << "held behind the fence, not refused";
-  ctl->handle(Address::daemon(1), ProcsEnded{lost_job(), 1, Status::ErrJobAbortedBySysEvent, 0});
-  env.take_sent();
-  daemons_ready({2});
-  const auto launches = all_of<LaunchProcs>(env.take_sent());
-  ASSERT_EQ(launches.size(), 1u);
-  EXPECT_EQ(launches[0].second.local_procs, 8u);
+  expect_every_slot_of_n02_once_the_lost_job_ends();
 }
 
 TEST_F(SlotsTest, ASpawnAllocsJobThatStillDoesNotFitAsTheFenceLiftsFailsToMap) {
