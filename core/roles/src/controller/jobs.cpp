@@ -42,7 +42,7 @@ bool Jobs::map(Job& job, const SlotList& slots) {
   return true;
 }
 
-std::uint32_t Job::procs_on(NodeId n) const {
+std::uint32_t count_on(const SlotList& by_node, NodeId n) {
   const auto it = std::lower_bound(by_node.begin(), by_node.end(), std::pair<NodeId, std::uint32_t>{n, 0});
   return it != by_node.end() && it->first == n ? it->second : 0;
 }

@@ -207,8 +207,7 @@ SlotList Sessions::slots_left(const Session& s) const {
   const SlotList own = jobs_.procs_by_node(s.live_jobs);
   SlotList slots;
   for (const auto& [n, k] : s.nodes) {
-    const auto it = std::lower_bound(own.begin(), own.end(), std::pair<NodeId, std::uint32_t>{n, 0});
-    const std::uint32_t used = it != own.end() && it->first == n ? it->second : 0;
+    const std::uint32_t used = count_on(own, n);
     if (const std::uint32_t free = std::min(k - std::min(used, k), dvm_.free_slots(n, k))) slots.emplace_back(n, free);
   }
   return slots;

@@ -29,6 +29,9 @@ struct JobLimit {
   TimerId timer = 0;
 };
 
+// What a node-ordered list (each node once) gives node `n`: 0 when it names it not.
+std::uint32_t count_on(const SlotList& by_node, NodeId n);
+
 struct Job {
   std::string nspace;
   std::uint32_t session = 0;  // 0: launched into the DVM's general pool
@@ -38,7 +41,7 @@ struct Job {
   // The same by node (ascending, each node once): a daemon's report finds the ranks of its
   // node without a walk over every node of the job (a job on k nodes hears k reports).
   SlotList by_node;
-  std::uint32_t procs_on(NodeId n) const;
+  std::uint32_t procs_on(NodeId n) const { return count_on(by_node, n); }
   JobState state = JobState::Fenced;
   std::uint32_t started = 0;
   bool ran = false;  // a rank started somewhere
